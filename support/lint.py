@@ -1,0 +1,365 @@
+"""Feature linter: `python -m support.lint [paths...]` (default `features/`).
+
+Parses every `.feature` with the official Gherkin parser and enforces the tag grammar of
+`support/tags.py`, the fixture and setup-step contracts, unique scenario names and that every
+step has exactly one definition in `steps/`. Prints `path:line: rule: message` per problem.
+
+A scenario is checked the way it runs: with the tags of its Feature, Rule and Examples and
+the steps of every Background above it. A Scenario Outline is checked once per Examples
+block, its placeholders filled from the block's first row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import re
+import sys
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from behave.api.step_matchers import step_matcher, use_default_step_matcher, use_step_matcher
+from behave.matchers import use_current_step_matcher_as_default
+from behave.model import Step
+from behave.runner_util import PathManager, exec_file
+from behave.step_registry import AmbiguousStep, registry, setup_step_decorators
+from gherkin.errors import CompositeParserException, ParserException
+from gherkin.parser import Parser
+from gherkin.token_scanner import TokenScanner
+
+from support.tags import (
+    AGENT_BACKEND_RUNTIME,
+    DECISION_AGENT_STEP,
+    FIXTURE_STEPS,
+    FORBIDDEN_TAGS,
+    KNOWN_TAGS,
+    RUNNABLE_AGENT_STEP,
+    RUNTIME_READINESS_STEP,
+    SETUP_PREREQUISITES,
+    combination_problems,
+)
+
+# Gherkin's keyword types -> behave's step types; "And"/"But" and "*" continue the previous one.
+_STEP_TYPES = {"Context": "given", "Action": "when", "Outcome": "then"}
+_PLACEHOLDER = re.compile(r"<([^<>]+)>")
+# Setup step -> the rule that reports it when its prerequisite fixture step is not earlier.
+_SETUP_RULES = {
+    RUNNABLE_AGENT_STEP: "runnable-before-stable-model",
+    DECISION_AGENT_STEP: "decision-before-decision-model",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.rule}: {self.message}"
+
+
+@dataclass(frozen=True)
+class LintReport:
+    problems: list[Problem]
+    feature_files: int
+    scenarios: int
+
+
+@dataclass(frozen=True)
+class _Step:
+    line: int
+    keyword: str
+    step_type: str
+    text: str
+
+
+@dataclass(frozen=True)
+class _Case:
+    """A scenario as it runs (an outline: one Examples block), with everything it inherits."""
+
+    name: str
+    line: int
+    tags: frozenset[str]
+    steps: tuple[_Step, ...]
+
+
+def lint_paths(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> list[Problem]:
+    return lint(paths, steps_dir).problems
+
+
+def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
+    problems: list[Problem] = []
+    files: list[Path] = []
+    for path in paths:
+        found = sorted(path.rglob("*.feature")) if path.is_dir() else [path] if path.is_file() else []
+        if not found:
+            problems.append(Problem(_shown(path), 0, "no-features", "no .feature files here"))
+        files += found
+    scenarios = 0
+    with _step_definitions(steps_dir) as load_problems:
+        problems += load_problems
+        # While definitions fail to load, "undefined" would be noise: report only the cause.
+        check_steps = not load_problems
+        for path in files:
+            file_problems, count = _lint_file(path, check_steps)
+            problems += file_problems
+            scenarios += count
+    return LintReport(problems, len(files), scenarios)
+
+
+def _shown(path: Path | str) -> str:
+    return os.path.relpath(path)
+
+
+# -- step definitions ---------------------------------------------------------------------------
+
+
+@contextmanager
+def _step_definitions(steps_dir: Path) -> Iterator[list[Problem]]:
+    """Load `steps_dir` into behave's (global) step registry; yield the load problems.
+
+    The registry's previous content is restored afterwards, so linting twice in one process,
+    or inside a behave run, sees exactly `steps_dir`.
+    """
+    saved = registry.steps
+    registry.steps = {step_type: [] for step_type in saved}
+    try:
+        yield _load_step_modules(steps_dir)
+    finally:
+        registry.steps = saved
+
+
+def _load_step_modules(steps_dir: Path) -> list[Problem]:
+    """behave's `load_step_modules`, one file at a time so one bad file does not hide the others."""
+    if not steps_dir.is_dir():
+        return [Problem(_shown(steps_dir), 0, "step-load-error", "steps directory not found")]
+    step_globals: dict[str, Any] = {"use_step_matcher": use_step_matcher, "step_matcher": step_matcher}
+    setup_step_decorators(step_globals)
+    problems: list[Problem] = []
+    # Like behave: step modules import helpers from the steps dir, and `support` from the project root.
+    with PathManager([str(steps_dir.resolve()), str(steps_dir.resolve().parent)]):
+        use_current_step_matcher_as_default()
+        for module in sorted(path for path in steps_dir.iterdir() if path.suffix == ".py" and path.is_file()):
+            try:
+                exec_file(str(module), dict(step_globals))
+            except AmbiguousStep as error:
+                message = " ".join(str(error).split())
+                problems.append(
+                    Problem(_shown(module), _error_line(error, module), "ambiguous-step", message)
+                )
+            except Exception as error:  # noqa: BLE001 - a broken step module is a lint finding, not a crash
+                message = f"{type(error).__name__}: {error}"
+                problems.append(
+                    Problem(_shown(module), _error_line(error, module), "step-load-error", message)
+                )
+            use_default_step_matcher()
+    return problems
+
+
+def _error_line(error: Exception, module: Path) -> int:
+    target = module.resolve()
+    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == target:
+        return error.lineno or 0
+    lines = [
+        frame.lineno
+        for frame in traceback.extract_tb(error.__traceback__)
+        if Path(frame.filename).resolve() == target
+    ]
+    return (lines[-1] or 0) if lines else 0
+
+
+def _is_defined(step: _Step) -> bool:
+    return registry.find_match(Step("", step.line, step.keyword, step.step_type, step.text)) is not None
+
+
+# -- feature files ------------------------------------------------------------------------------
+
+
+def _lint_file(path: Path, check_steps: bool) -> tuple[list[Problem], int]:
+    shown = _shown(path)
+    try:
+        document = Parser().parse(TokenScanner(path.read_text(encoding="utf-8")))
+    except (CompositeParserException, ParserException) as error:
+        errors = error.errors if isinstance(error, CompositeParserException) else [error]
+        return [_syntax_problem(shown, parse_error) for parse_error in errors], 0
+    feature = document.get("feature")
+    if feature is None:
+        return [], 0
+    problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)
+    cases = list(_cases(feature["children"], _tag_names(feature), ()))
+    for case in cases:
+        problems += _case_problems(shown, case, check_steps)
+    # Inherited tags and Background steps repeat a problem in every scenario: report it once.
+    unique = sorted(dict.fromkeys(problems), key=lambda problem: problem.line)
+    return unique, sum(1 for _ in _scenarios(feature["children"]))
+
+
+def _syntax_problem(shown: str, error: ParserException) -> Problem:
+    message = re.sub(r"^\(\d+:\d+\): ", "", str(error))
+    return Problem(shown, error.location["line"], "syntax", message)
+
+
+def _tag_names(node: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset(tag["name"] for tag in node.get("tags", ()))
+
+
+def _scenarios(children: Sequence[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    for child in children:
+        if "scenario" in child:
+            yield child["scenario"]
+        elif "rule" in child:
+            yield from _scenarios(child["rule"]["children"])
+
+
+def _tag_problems(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
+    """Each tag as written (feature, rule, scenario, examples), reported where it is written."""
+    nodes: list[Mapping[str, Any]] = [feature]
+    for child in feature["children"]:
+        if "rule" in child:
+            nodes.append(child["rule"])
+    for scenario in _scenarios(feature["children"]):
+        nodes += [scenario, *scenario.get("examples", ())]
+    problems = []
+    for node in nodes:
+        for tag in node.get("tags", ()):
+            name, line = tag["name"], tag["location"]["line"]
+            if name in FORBIDDEN_TAGS:
+                message = f"{name} must not be committed: fix the scenario, or delete it"
+                problems.append(Problem(shown, line, "forbidden-tag", message))
+            elif name not in KNOWN_TAGS:
+                close = difflib.get_close_matches(name, sorted(KNOWN_TAGS), n=1)
+                hint = f"did you mean {close[0]}?" if close else "the known tags are in support/tags.py"
+                problems.append(
+                    Problem(shown, line, "unknown-tag", f"{name} is not in the tag grammar; {hint}")
+                )
+    return problems
+
+
+def _duplicate_names(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
+    first_line: dict[str, int] = {}
+    problems = []
+    for scenario in _scenarios(feature["children"]):
+        name, line = scenario["name"], scenario["location"]["line"]
+        if name in first_line:
+            message = (
+                f'scenario name "{name}" is already used on line {first_line[name]}; names must be unique'
+            )
+            problems.append(Problem(shown, line, "duplicate-scenario", message))
+        else:
+            first_line[name] = line
+    return problems
+
+
+def _cases(
+    children: Sequence[Mapping[str, Any]], tags: frozenset[str], background: tuple[_Step, ...]
+) -> Iterator[_Case]:
+    for child in children:
+        if "background" in child:
+            fallback = background[-1].step_type if background else None
+            background += _typed_steps(child["background"]["steps"], fallback, {})
+        elif "rule" in child:
+            rule = child["rule"]
+            yield from _cases(rule["children"], tags | _tag_names(rule), background)
+        elif "scenario" in child:
+            yield from _scenario_cases(child["scenario"], tags, background)
+
+
+def _scenario_cases(
+    scenario: Mapping[str, Any], inherited: frozenset[str], background: tuple[_Step, ...]
+) -> Iterator[_Case]:
+    tags = inherited | _tag_names(scenario)
+    fallback = background[-1].step_type if background else None
+    line = scenario["location"]["line"]
+    examples = scenario.get("examples", ())
+    if not examples:
+        yield _Case(scenario["name"], line, tags, background + _typed_steps(scenario["steps"], fallback, {}))
+    for block in examples:
+        header = [cell["value"] for cell in block.get("tableHeader", {}).get("cells", ())]
+        rows = block.get("tableBody", ())
+        first_row = dict(zip(header, (cell["value"] for cell in rows[0]["cells"]))) if rows else {}
+        steps = _typed_steps(scenario["steps"], fallback, first_row)
+        yield _Case(scenario["name"], line, tags | _tag_names(block), background + steps)
+
+
+def _typed_steps(
+    raw_steps: Sequence[Mapping[str, Any]], fallback: str | None, row: Mapping[str, str]
+) -> tuple[_Step, ...]:
+    """Resolve And/But/`*` to Given/When/Then as behave does, and fill outline placeholders."""
+    steps = []
+    previous: str | None = None
+    for raw in raw_steps:
+        keyword_type = raw["keywordType"]
+        if keyword_type in _STEP_TYPES:
+            step_type = _STEP_TYPES[keyword_type]
+        elif keyword_type == "Conjunction":
+            step_type = previous or fallback or "given"
+        else:  # "*"
+            step_type = previous or "given"
+        previous = step_type
+        text = _PLACEHOLDER.sub(lambda match: row.get(match[1], match[0]), raw["text"]).strip()
+        steps.append(_Step(raw["location"]["line"], raw["keyword"].strip(), step_type, text))
+    return tuple(steps)
+
+
+def _case_problems(shown: str, case: _Case, check_steps: bool) -> list[Problem]:
+    problems = [Problem(shown, case.line, rule, message) for rule, message in combination_problems(case.tags)]
+    texts = [step.text for step in case.steps]
+    if AGENT_BACKEND_RUNTIME in case.tags and RUNTIME_READINESS_STEP not in texts:
+        message = (
+            f'{AGENT_BACKEND_RUNTIME} needs the step "{RUNTIME_READINESS_STEP}" to probe the runtime first'
+        )
+        problems.append(Problem(shown, case.line, "runtime-without-readiness", message))
+    for tag, fixture_step in FIXTURE_STEPS.items():
+        if tag in case.tags and fixture_step not in texts:
+            message = f'{tag} needs the fixture step "{fixture_step}"'
+            problems.append(Problem(shown, case.line, "fixture-without-step", message))
+    for index, step in enumerate(case.steps):
+        problems += _step_problems(shown, case, step, texts[:index], check_steps)
+    return problems
+
+
+def _step_problems(
+    shown: str, case: _Case, step: _Step, earlier: list[str], check_steps: bool
+) -> list[Problem]:
+    problems = []
+    if step.text == RUNTIME_READINESS_STEP and AGENT_BACKEND_RUNTIME not in case.tags:
+        message = f"the runtime readiness step belongs to {AGENT_BACKEND_RUNTIME} scenarios; tag the scenario"
+        problems.append(Problem(shown, step.line, "readiness-without-runtime", message))
+    for tag, fixture_step in FIXTURE_STEPS.items():
+        if step.text == fixture_step and tag not in case.tags:
+            message = f'"{fixture_step}" consumes a seeded fixture; tag the scenario {tag}'
+            problems.append(Problem(shown, step.line, "step-without-fixture-tag", message))
+    prerequisite = SETUP_PREREQUISITES.get(step.text)
+    if prerequisite is not None and prerequisite not in earlier:
+        message = f'"{step.text}" needs "{prerequisite}" earlier in the scenario'
+        problems.append(Problem(shown, step.line, _SETUP_RULES[step.text], message))
+    if check_steps and not _is_defined(step):
+        message = f'no step definition matches "{step.keyword} {step.text}"'
+        problems.append(Problem(shown, step.line, "undefined-step", message))
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m support.lint", description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path, default=[Path("features")], help="files or folders")
+    parser.add_argument("--steps", type=Path, default=Path("steps"), help="step definitions folder")
+    args = parser.parse_args(argv)
+    report = lint(args.paths, args.steps)
+    for problem in report.problems:
+        print(problem)
+    if report.problems:
+        print(f"{len(report.problems)} problem(s) in {report.feature_files} feature files", file=sys.stderr)
+        return 1
+    print(f"{report.feature_files} feature files, {report.scenarios} scenarios: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

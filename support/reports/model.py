@@ -1,0 +1,75 @@
+"""The results of a lane run, independent of behave and of the product under test."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+ScenarioStatus = Literal["passed", "failed", "error", "skipped", "untested"]
+STATUS_ORDER: tuple[ScenarioStatus, ...] = ("passed", "failed", "error", "skipped", "untested")
+# Statuses that mean "nothing went wrong"; anything else (including statuses a runner
+# adds later, like "undefined") counts as a failure, so it is never hidden.
+OK_STATUSES = frozenset({"passed", "skipped", "untested"})
+
+
+@dataclass(frozen=True)
+class StepResult:
+    keyword: str
+    name: str
+    status: str
+    duration_s: float
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    feature_name: str
+    feature_path: str
+    name: str
+    line: int
+    tags: Sequence[str]
+    status: ScenarioStatus
+    duration_s: float
+    steps: Sequence[StepResult]
+    error: str | None = None
+    # e.g. "screenshot", "trace", "html", "console" -> file path
+    evidence: Mapping[str, Path] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Callers pass lists and strings; normalising makes results compare equal after a JSON
+        # round trip and keeps tags and steps immutable.
+        object.__setattr__(self, "tags", tuple(self.tags))
+        object.__setattr__(self, "steps", tuple(self.steps))
+        object.__setattr__(self, "evidence", {key: Path(path) for key, path in self.evidence.items()})
+
+    @property
+    def failed(self) -> bool:
+        return self.status not in OK_STATUSES
+
+    @property
+    def location(self) -> str:
+        return f"{self.feature_path}:{self.line}"
+
+    def failing_step(self) -> StepResult | None:
+        return next((step for step in self.steps if step.status not in OK_STATUSES), None)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    lane: str
+    run_id: str
+    base_url: str | None
+    started_at: str  # ISO 8601
+    duration_s: float
+    stage_durations: Mapping[str, float] = field(default_factory=dict)
+
+
+def status_counts(results: Iterable[ScenarioResult]) -> list[tuple[str, int]]:
+    """(status, count) for each status present: known ones in `STATUS_ORDER`, then any others."""
+    counts = Counter(result.status for result in results)
+    statuses = [status for status in STATUS_ORDER if counts[status]]
+    statuses += sorted(status for status in counts if status not in STATUS_ORDER)
+    return [(status, counts[status]) for status in statuses]

@@ -1,0 +1,92 @@
+"""The tag grammar and the named lanes: the one place that says what a tag means.
+
+Execution tags decide which lane runs a scenario; fixture tags only describe which seeded
+resource a scenario consumes and each requires its fixture step. The linter
+(`support/lint.py`), the lane runner (`support/lanes.py`), the Makefile and CI all read this
+module, so a lane or a rule is never spelled twice. Tags are written with their `@`, as in
+feature files; a scenario's tags include those of its Feature, Rule and Examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+
+CORE = "@core"
+PREPARED = "@prepared"
+EXTERNAL_MODEL = "@external-model"
+EXTERNAL_TOOL = "@external-tool"
+AGENT_BACKEND_RUNTIME = "@agent-backend-runtime"
+WEB_APP_RUNTIME = "@web-app-runtime"
+SERVICE_API_RUNTIME = "@service-api-runtime"
+
+EXECUTION_TAGS = frozenset({CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME})
+RUNTIME_SURFACE_TAGS = frozenset({WEB_APP_RUNTIME, SERVICE_API_RUNTIME})
+RUNTIME_TAGS = RUNTIME_SURFACE_TAGS | {AGENT_BACKEND_RUNTIME}
+
+STABLE_MODEL_STEP = "the stable chat model is available"
+DECISION_MODEL_STEP = "the decision chat model is available"
+# Fixture tag -> the fixture step (text after the keyword) a tagged scenario must contain.
+FIXTURE_STEPS: Mapping[str, str] = {
+    "@stable-model": STABLE_MODEL_STEP,
+    "@decision-model": DECISION_MODEL_STEP,
+    "@knowledge-fixture": "the ready knowledge dataset is available",
+    "@tool-fixture": "the web search tool credential is available",
+    "@full-config-agent": "the full config agent is available",
+    "@tool-states-agent": "the tool states agent is available",
+    "@dual-retrieval-fixture": "the dual retrieval agent is available",
+}
+RUNTIME_READINESS_STEP = "the agent runtime backend is available"
+# `@core` must stay exactly the deterministic PR set: no seeded fixtures, models, tools or runtime
+# (the PR lane runs against a fresh, unseeded console).
+CORE_EXCLUSIVE_TAGS = frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
+
+# The three setup sentences that choose an agent.
+BASIC_AGENT_STEP = "a basic configured agent has been created via API"
+RUNNABLE_AGENT_STEP = "a runnable agent has been created via API"
+DECISION_AGENT_STEP = "a decision agent has been created via API"
+# Setup step -> the fixture step that must come before it (the basic agent needs none).
+SETUP_PREREQUISITES: Mapping[str, str] = {
+    RUNNABLE_AGENT_STEP: STABLE_MODEL_STEP,
+    DECISION_AGENT_STEP: DECISION_MODEL_STEP,
+}
+
+# Left-over markers: a scenario is either in a lane or deleted, never parked.
+FORBIDDEN_TAGS = frozenset({"@skip", "@wip"})
+KNOWN_TAGS = EXECUTION_TAGS | RUNTIME_SURFACE_TAGS | frozenset(FIXTURE_STEPS)
+
+# Lane name -> behave/cucumber tag expression; None runs every scenario.
+LANES: Mapping[str, str | None] = {
+    "pr": CORE,
+    "post-merge": f"{PREPARED} or {AGENT_BACKEND_RUNTIME} or {EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
+    "external": f"{EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
+    "full": None,
+}
+
+
+def behave_args(lane: str) -> list[str]:
+    """The behave command-line arguments that select a lane's scenarios."""
+    if lane not in LANES:
+        raise ValueError(f"unknown lane {lane!r}; lanes are: {', '.join(LANES)}")
+    expression = LANES[lane]
+    return [] if expression is None else [f"--tags={expression}"]
+
+
+def combination_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
+    """Illegal combinations in a scenario's effective tags, as (rule, message) pairs."""
+    problems: list[tuple[str, str]] = []
+    clashing = sorted(tags & CORE_EXCLUSIVE_TAGS)
+    if CORE in tags and clashing:
+        message = (
+            f"{CORE} cannot be combined with {', '.join(clashing)}: {CORE} is the deterministic PR lane; "
+            f"drop {CORE} or the other tags"
+        )
+        problems.append(("core-exclusive", message))
+    if not tags & EXECUTION_TAGS:
+        message = f"no lane runs a scenario without an execution tag; add one of {', '.join(sorted(EXECUTION_TAGS))}"
+        problems.append(("no-execution-tag", message))
+    surfaces = sorted(tags & RUNTIME_SURFACE_TAGS)
+    if surfaces and AGENT_BACKEND_RUNTIME not in tags:
+        message = f"{', '.join(surfaces)} chats through the agent runtime; add {AGENT_BACKEND_RUNTIME}"
+        problems.append(("surface-without-runtime", message))
+    return problems

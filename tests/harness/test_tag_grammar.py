@@ -1,0 +1,63 @@
+"""Lanes are valid behave tag expressions selecting exactly the scenarios the design assigns them."""
+
+from __future__ import annotations
+
+import pytest
+from behave.tag_expression import make_tag_expression
+
+from support.tags import LANES, behave_args, combination_problems
+
+
+def selects(lane: str, *tags: str) -> bool:
+    [argument] = behave_args(lane)
+    expression = make_tag_expression(argument.removeprefix("--tags="))
+    return expression.check([tag.removeprefix("@") for tag in tags])  # behave drops the "@"
+
+
+def test_lane_names() -> None:
+    assert list(LANES) == ["pr", "post-merge", "external", "full"]
+
+
+@pytest.mark.parametrize(
+    ("lane", "tags", "selected"),
+    [
+        ("pr", ("@core",), True),
+        ("pr", ("@prepared", "@stable-model"), False),
+        ("post-merge", ("@core",), False),
+        ("post-merge", ("@prepared", "@stable-model"), True),
+        ("post-merge", ("@agent-backend-runtime",), True),
+        ("post-merge", ("@external-model",), True),
+        ("post-merge", ("@external-tool",), True),
+        ("external", ("@external-model", "@agent-backend-runtime"), True),
+        ("external", ("@external-tool",), True),
+        ("external", ("@prepared",), False),
+        ("external", ("@agent-backend-runtime",), False),
+    ],
+)
+def test_lane_selection(lane: str, tags: tuple[str, ...], selected: bool) -> None:
+    assert selects(lane, *tags) is selected
+
+
+def test_full_lane_passes_no_tag_filter() -> None:
+    assert behave_args("full") == []
+
+
+def test_unknown_lane_lists_the_lanes() -> None:
+    with pytest.raises(ValueError, match="pr, post-merge, external, full"):
+        behave_args("nightly")
+
+
+def test_legal_combinations_have_no_problems() -> None:
+    assert combination_problems({"@core"}) == []
+    assert combination_problems({"@prepared", "@stable-model"}) == []
+    assert combination_problems({"@external-model", "@agent-backend-runtime", "@web-app-runtime"}) == []
+
+
+def test_combination_rules() -> None:
+    [(rule, message)] = combination_problems({"@core", "@agent-backend-runtime", "@service-api-runtime"})
+    assert rule == "core-exclusive"
+    assert "@agent-backend-runtime, @service-api-runtime" in message
+    assert [rule for rule, _ in combination_problems({"@stable-model"})] == ["no-execution-tag"]
+    assert [rule for rule, _ in combination_problems({"@prepared", "@web-app-runtime"})] == [
+        "surface-without-runtime"
+    ]
