@@ -1,0 +1,183 @@
+"""Cassette drift checks for `make lint`: `check_cassettes(...)` -> `file:line: rule: message` problems.
+
+Rules:
+- `replay-cassette-malformed`: a cassette that does not load (names the reason);
+- `replay-cassette-orphan`: a cassette that belongs to no scenario (renamed or deleted scenario);
+  cassettes recorded without a feature (`"feature": null`, e.g. the seed stage's) are exempt;
+- `replay-cassette-shared`: two scenarios map to one cassette path (e.g. an outline whose name has
+  no `<placeholder>`), so recording one overwrites the other;
+- `replay-cassette-missing`: an `@external-model` scenario without a cassette (replay mode only);
+- `replay-prompt-drift`: the cassette's first recorded user prompt no longer appears in the
+  scenario's text: it must be inside a step text, doc string or table cell of the scenario, or one
+  of the scenario's quoted strings / doc strings (8+ characters) must be inside it (for products
+  that wrap the typed prompt). Both sides are normalized like match keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from gherkin.errors import ParserError
+from gherkin.parser import Parser
+from gherkin.pickles.compiler import Compiler
+from gherkin.token_scanner import TokenScanner
+
+from support.replay.cassette import Cassette, CassetteError, cassette_relpath, feature_stem, load_cassette
+from support.replay.matching import ChatRequest, normalize_text
+from support.replay.scope import Mode
+
+EXTERNAL_MODEL_TAG = "@external-model"
+_QUOTED = re.compile(r'"([^"]*)"')
+_MIN_WRAPPED = 8
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.rule}: {self.message}"
+
+
+@dataclass(frozen=True)
+class _Scenario:
+    file: Path
+    line: int
+    name: str
+    tags: frozenset[str]
+    texts: tuple[str, ...]  # step texts, doc strings, table cells: the prompt may sit inside one
+    quoted: tuple[str, ...]  # quoted strings and doc strings: one may sit inside a wrapped prompt
+
+
+def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "replay") -> list[Problem]:
+    problems: list[Problem] = []
+    owners: dict[PurePosixPath, list[_Scenario]] = {}
+    unparsable: set[PurePosixPath] = set()
+    for feature in sorted(features_dir.rglob("*.feature")):
+        relative = feature.relative_to(features_dir).as_posix()
+        try:
+            for scenario in _scenarios(feature):
+                owners.setdefault(cassette_relpath(relative, scenario.name), []).append(scenario)
+        except ParserError as error:
+            # The tag linter reports the syntax; here it only means this feature's cassettes are unchecked.
+            unparsable.add(feature_stem(relative))
+            problems.append(
+                Problem(str(feature), 1, "replay-feature-unparsable", str(error).splitlines()[-1])
+            )
+
+    for path, scenarios in owners.items():
+        if len(scenarios) > 1:
+            names = ", ".join(f'"{s.name}" (line {s.line})' for s in scenarios)
+            problems.append(
+                Problem(
+                    str(scenarios[1].file),
+                    scenarios[1].line,
+                    "replay-cassette-shared",
+                    f"scenarios {names} all map to cassette {path}; give each a distinct name",
+                )
+            )
+
+    for path in sorted(cassettes_dir.rglob("*.json")):
+        relative = PurePosixPath(path.relative_to(cassettes_dir).as_posix())
+        try:
+            cassette = load_cassette(path)
+        except CassetteError as error:
+            problems.append(Problem(str(path), error.line or 1, "replay-cassette-malformed", error.reason))
+            continue
+        if relative.parent in unparsable or cassette.feature is None:
+            continue
+        scenarios = owners.get(relative)
+        if not scenarios:
+            problems.append(
+                Problem(
+                    str(path),
+                    1,
+                    "replay-cassette-orphan",
+                    f'recorded for scenario "{cassette.scenario}", but no scenario in '
+                    f"{features_dir / relative.parent}.feature maps to {relative.name}; "
+                    "delete it or re-record under the scenario's new name",
+                )
+            )
+            continue
+        problems.extend(
+            _prompt_drift(path, cassette, scenario)
+            for scenario in scenarios
+            if not _prompt_matches(cassette, scenario)
+        )
+
+    if mode == "replay":
+        for path, scenarios in owners.items():
+            for scenario in scenarios:
+                if EXTERNAL_MODEL_TAG in scenario.tags and not (cassettes_dir / path).exists():
+                    problems.append(
+                        Problem(
+                            str(scenario.file),
+                            scenario.line,
+                            "replay-cassette-missing",
+                            f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette '
+                            f"{cassettes_dir / path}; record it (E2E_MODEL_MODE=record)",
+                        )
+                    )
+    return sorted(problems, key=lambda p: (p.file, p.line, p.rule))
+
+
+def _scenarios(feature: Path) -> Iterator[_Scenario]:
+    document = Parser().parse(TokenScanner(feature.read_text(encoding="utf-8")))
+    document["uri"] = str(feature)
+    for pickle in Compiler().compile(document):
+        texts: list[str] = []
+        quoted: list[str] = []
+        for step in pickle["steps"]:
+            texts.append(step["text"])
+            quoted.extend(_QUOTED.findall(step["text"]))
+            argument = step.get("argument", {})
+            if "docString" in argument:
+                texts.append(argument["docString"]["content"])
+                quoted.append(argument["docString"]["content"])
+            for row in argument.get("dataTable", {}).get("rows", []):
+                texts.extend(cell["value"] for cell in row["cells"])
+        yield _Scenario(
+            file=feature,
+            line=pickle["location"]["line"],
+            name=pickle["name"],
+            tags=frozenset(tag["name"] for tag in pickle["tags"]),
+            texts=tuple(_squash(text) for text in texts),
+            quoted=tuple(_squash(text) for text in quoted if len(_squash(text)) >= _MIN_WRAPPED),
+        )
+
+
+def _squash(text: str) -> str:
+    return " ".join(normalize_text(text).split())
+
+
+def _first_user_prompt(cassette: Cassette) -> str | None:
+    for entry in cassette.entries:
+        if isinstance(entry.request, ChatRequest):
+            return next((m.content for m in entry.request.messages if m.role == "user" and m.content), None)
+    return None
+
+
+def _prompt_matches(cassette: Cassette, scenario: _Scenario) -> bool:
+    prompt = _first_user_prompt(cassette)
+    if prompt is None:
+        return True
+    prompt = _squash(prompt)
+    return any(prompt in text for text in scenario.texts) or any(text in prompt for text in scenario.quoted)
+
+
+def _prompt_drift(path: Path, cassette: Cassette, scenario: _Scenario) -> Problem:
+    prompt = _squash(_first_user_prompt(cassette) or "")
+    shown = prompt if len(prompt) <= 80 else prompt[:77] + "..."
+    return Problem(
+        str(scenario.file),
+        scenario.line,
+        "replay-prompt-drift",
+        f'{path} recorded the user prompt "{shown}", which no longer appears in "{scenario.name}"; '
+        "re-record the scenario (E2E_MODEL_MODE=record) or restore the step text",
+    )

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.replay.cassette import Cassette, Entry, JsonResponse, write_cassette
+from support.replay.lint import Problem, check_cassettes
+from support.replay.matching import chat_request, key_of
+
+FEATURE = '''@external-model
+Feature: Chat
+
+  Background:
+    Given a runnable agent named "Helper"
+
+  Scenario: Ask a question
+    When I send "What is the capital of France?"
+    Then the reply mentions "Paris"
+
+  Scenario: Ask from a doc string
+    When I send:
+      """
+      Summarize   the ready-knowledge
+      dataset for me.
+      """
+
+  Scenario: Ask through a wrapper
+    When I send "Explain retries to me"
+
+  Scenario: Nothing recorded yet
+    When I send "hello"
+
+  Scenario Outline: Greet <name>
+    When I send "Hi <name>"
+
+    Examples:
+      | name  |
+      | Alice |
+'''
+
+
+def write(cassettes: Path, relative: str, *prompts: str, feature: str | None = "agent/chat.feature") -> Path:
+    entries = []
+    for prompt in prompts:
+        request = chat_request({"messages": [{"role": "user", "content": prompt}]}, "default")
+        entries.append(
+            Entry(key=key_of(request), call_site="default", request=request, response=JsonResponse())
+        )
+    path = cassettes / relative
+    cassette = Cassette(
+        scenario=relative, feature=feature, recorded_at="t", recorded_from="reference-model", entries=entries
+    )
+    write_cassette(path, cassette)
+    return path
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> tuple[Path, Path]:
+    features, cassettes = tmp_path / "features", tmp_path / "features" / "cassettes"
+    (features / "agent").mkdir(parents=True)
+    (features / "agent" / "chat.feature").write_text(FEATURE)
+    write(cassettes, "agent/chat/ask-a-question.json", "What is the capital of France?", "follow-up")
+    write(
+        cassettes, "agent/chat/ask-from-a-doc-string.json", "Summarize the ready-knowledge\ndataset for me."
+    )
+    write(cassettes, "agent/chat/ask-through-a-wrapper.json", "Context: none.\n\nExplain retries to me")
+    write(cassettes, "agent/chat/greet-alice.json", "Hi Alice")
+    return features, cassettes
+
+
+def rules(problems: list[Problem]) -> list[tuple[str, int, str]]:
+    return [(Path(p.file).name, p.line, p.rule) for p in problems]
+
+
+def test_consistent_tree_only_reports_the_missing_cassette(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    problems = check_cassettes(features, cassettes, "replay")
+    assert rules(problems) == [("chat.feature", 21, "replay-cassette-missing")]
+    assert str(problems[0]) == (
+        f'{features}/agent/chat.feature:21: replay-cassette-missing: "Nothing recorded yet" is @external-model but '
+        f"has no cassette {cassettes}/agent/chat/nothing-recorded-yet.json; record it (E2E_MODEL_MODE=record)"
+    )
+
+
+def test_missing_cassettes_are_only_required_in_replay_mode(tree: tuple[Path, Path]) -> None:
+    assert check_cassettes(*tree, "record") == []
+
+
+def test_orphan_cassette(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    write(cassettes, "agent/chat/renamed-scenario.json", "hi")
+    write(cassettes, "billing/invoices/anything.json", "hi")
+    problems = check_cassettes(features, cassettes, "record")
+    assert rules(problems) == [
+        ("renamed-scenario.json", 1, "replay-cassette-orphan"),
+        ("anything.json", 1, "replay-cassette-orphan"),
+    ]
+    assert (
+        "no scenario in" in problems[0].message
+        and "chat.feature maps to renamed-scenario.json" in problems[0].message
+    )
+
+
+def test_cassettes_recorded_outside_any_feature_are_not_orphans(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    write(cassettes, "seed/validate-stable-model.json", "Reply with OK", feature=None)
+    assert check_cassettes(features, cassettes, "record") == []
+
+
+def test_prompt_drift_when_the_step_text_changed(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    feature = features / "agent" / "chat.feature"
+    feature.write_text(FEATURE.replace("capital of France", "capital of Spain"))
+    [problem] = check_cassettes(features, cassettes, "record")
+    assert (Path(problem.file).name, problem.line, problem.rule) == ("chat.feature", 7, "replay-prompt-drift")
+    assert 'recorded the user prompt "What is the capital of France?"' in problem.message
+
+
+def test_malformed_cassette_names_file_line_and_reason(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    (cassettes / "agent/chat/ask-a-question.json").write_text('{\n  "version": 1,\n  oops\n}')
+    [problem] = check_cassettes(features, cassettes, "record")
+    assert (Path(problem.file).name, problem.line, problem.rule) == (
+        "ask-a-question.json",
+        3,
+        "replay-cassette-malformed",
+    )
+    assert problem.message.startswith("not valid JSON")
+
+
+def test_scenarios_sharing_a_cassette(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    feature = features / "agent" / "chat.feature"
+    feature.write_text(
+        FEATURE.replace("Scenario Outline: Greet <name>", "Scenario Outline: Greet someone")
+        + "      | Bob   |\n"
+    )
+    problems = check_cassettes(features, cassettes, "record")
+    assert rules(problems) == [
+        ("chat.feature", 30, "replay-cassette-shared"),
+        ("greet-alice.json", 1, "replay-cassette-orphan"),
+    ]
+    assert '"Greet someone" (line 29), "Greet someone" (line 30)' in problems[0].message
+
+
+def test_unparsable_feature_is_reported_and_its_cassettes_not_called_orphans(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    (features / "agent" / "chat.feature").write_text(
+        "Feature: Chat\n  Scenario: x\n    Given y\n  nonsense\n"
+    )
+    assert rules(check_cassettes(features, cassettes, "record")) == [
+        ("chat.feature", 1, "replay-feature-unparsable")
+    ]
