@@ -1,0 +1,170 @@
+"""`agent-builder`: one command per service. Each service prints a single line
+`AGENT_BUILDER_READY {"service": ..., "url": ...}` on stdout once it accepts connections, so a
+supervisor can start it on port 0 and learn the real address."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+import uvicorn
+
+logger = logging.getLogger("agent_builder")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="agent-builder", description="The Agent Builder services.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    console = commands.add_parser("console", help="console UI, console API, web app and service API")
+    _add_server_arguments(console, default_port=5001)
+    console.add_argument(
+        "--db",
+        type=Path,
+        default=Path("artifacts/console.db"),
+        help="SQLite file (default: artifacts/console.db)",
+    )
+    console.set_defaults(run=_run_console)
+
+    runtime = commands.add_parser("runtime", help="agent runtime backend: runs agents, streams run events")
+    _add_server_arguments(runtime, default_port=5050)
+    runtime.add_argument(
+        "--retry-budget", type=int, help="retries of a failing model call (default: env or 2)"
+    )
+    runtime.add_argument(
+        "--shell-timeout", type=float, help="sandbox_shell command timeout in seconds (default: env or 10)"
+    )
+    runtime.set_defaults(run=_run_runtime)
+
+    shellctl = commands.add_parser("shellctl", help="sandbox shell service with per-session workspaces")
+    _add_server_arguments(shellctl, default_port=5004)
+    shellctl.add_argument(
+        "--workspaces",
+        type=Path,
+        default=Path("artifacts/shellctl-workspaces"),
+        help="folder holding one workspace per session (created if missing)",
+    )
+    shellctl.set_defaults(run=_run_shellctl)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    return args.run(args)
+
+
+def _add_server_arguments(parser: argparse.ArgumentParser, default_port: int) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=default_port, help=f"0 picks a free port (default: {default_port})"
+    )
+
+
+def _run_console(args: argparse.Namespace) -> int:
+    from agent_builder.console.app import create_app  # imported here: other services don't need it
+    from agent_builder.console.config import ConsoleConfig
+
+    try:
+        config = ConsoleConfig.from_env(args.db)
+    except ValueError as exc:
+        logger.error("%s", exc)
+        return 2
+    return serve("console", create_app(config), args.host, args.port)
+
+
+def _run_runtime(args: argparse.Namespace) -> int:
+    from agent_builder.runtime.app import create_app
+    from agent_builder.runtime.config import RuntimeConfig
+
+    try:
+        config = RuntimeConfig.from_env(retry_budget=args.retry_budget, shell_timeout_s=args.shell_timeout)
+    except ValueError as exc:
+        logger.error("%s", exc)
+        return 2
+    return serve("runtime", create_app(config), args.host, args.port)
+
+
+def _run_shellctl(args: argparse.Namespace) -> int:
+    from agent_builder.shellctl.app import create_app
+
+    try:
+        app = create_app(args.workspaces)
+    except OSError as exc:
+        logger.error("cannot use workspaces folder %s: %s", args.workspaces, exc)
+        return 2
+    return serve("shellctl", app, args.host, args.port)
+
+
+class _Server(uvicorn.Server):
+    """Announces readiness once the listening sockets are serving, not merely bound."""
+
+    def __init__(self, config: uvicorn.Config, service: str, url: str) -> None:
+        super().__init__(config)
+        self._service = service
+        self._url = url
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            print(
+                "AGENT_BUILDER_READY " + json.dumps({"service": self._service, "url": self._url}), flush=True
+            )
+            logger.info("%s listening on %s", self._service, self._url)
+
+
+def serve(service: str, app: object, host: str, port: int) -> int:
+    """Serve an ASGI app on host:port until SIGTERM/SIGINT, then shut down cleanly (exit 0)."""
+    try:
+        sock = _bind(host, port)
+    except OSError as exc:
+        logger.error("cannot listen on %s:%s: %s", host, port, exc)
+        return 1
+    bound_port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=5
+    )
+    server = _Server(config, service, f"http://{_url_host(host)}:{bound_port}")
+    # uvicorn handles the signal (graceful shutdown) and re-raises it afterwards; ending up here
+    # turns that re-raised signal into a normal exit instead of death by signal.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _exit_quietly)
+    try:
+        server.run(sockets=[sock])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    finally:
+        sock.close()
+    return 0 if server.started else 1
+
+
+def _exit_quietly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _url_host(host: str) -> str:
+    """A host a client can connect to: wildcard addresses mean 'this machine'."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host

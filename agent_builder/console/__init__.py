@@ -1,0 +1,1 @@
+"""The agent_builder console: console JSON API, browser UI, public web app and service API."""

@@ -1,0 +1,101 @@
+"""Assembles the console: database, indexing worker, JSON API routers, UI pages and static files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+
+from agent_builder.console.auth import ensure_admin
+from agent_builder.console.body_limit import BodyLimitMiddleware
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.db import Database
+from agent_builder.console.errors import install_error_handlers
+from agent_builder.console.indexing import IndexingWorker
+from agent_builder.console.routes import (
+    agent_files,
+    agents,
+    api_keys,
+    auth,
+    chat,
+    datasets,
+    documents,
+    meta,
+    model_providers,
+    test_seed,
+    tools,
+)
+from agent_builder.console.ui import pages
+
+UI_DIR = Path(__file__).parent / "ui"
+# JSON bodies are small (the largest, a draft, is tens of KiB); uploads get their own limits.
+MAX_JSON_BODY_BYTES = 1 << 20
+# Room for the multipart boundaries and part headers around an uploaded file.
+MULTIPART_OVERHEAD_BYTES = 64 << 10
+
+
+def _operation_id(route: APIRoute) -> str:
+    # Handler names are unique across the console, and make readable generated client methods.
+    return route.name
+
+
+def create_app(config: ConsoleConfig) -> FastAPI:
+    db = Database(config.db_path)
+    ensure_admin(db, config.admin_email, config.admin_password)
+    indexer = IndexingWorker(db)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        indexer.start()
+        try:
+            yield
+        finally:
+            indexer.stop()
+            db.close()
+
+    app = FastAPI(
+        title="agent_builder console",
+        version="1.0.0",
+        lifespan=lifespan,
+        docs_url=None,  # Swagger UI would load scripts from a CDN; the UI has no third-party origins
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        generate_unique_id_function=_operation_id,
+        separate_input_output_schemas=False,
+    )
+    app.state.config = config
+    app.state.db = db
+    app.state.indexer = indexer
+    install_error_handlers(app)
+
+    for router in (
+        auth.router,
+        model_providers.router,
+        tools.router,
+        datasets.router,
+        agents.router,
+        api_keys.router,
+        chat.web_app_router,
+        chat.service_api_router,
+        meta.router,
+        documents.router,
+        agent_files.router,
+    ):
+        app.include_router(router)
+    if config.enable_test_seed:
+        app.include_router(test_seed.router)
+    app.include_router(pages.router, include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=UI_DIR / "static"), name="static")
+    app.add_middleware(
+        BodyLimitMiddleware,
+        default_limit=MAX_JSON_BODY_BYTES,
+        path_limits={
+            documents.router.prefix: config.max_document_bytes + MULTIPART_OVERHEAD_BYTES,
+            agent_files.router.prefix: config.max_agent_file_bytes + MULTIPART_OVERHEAD_BYTES,
+        },
+    )
+    return app

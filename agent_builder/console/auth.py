@@ -1,0 +1,121 @@
+"""Admin accounts and console sessions. A session token is handed out once (cookie and
+`access_token`) and stored only as a SHA-256 hash, so a copy of the database cannot sign in."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+
+from agent_builder.console.db import Database, to_timestamp, utc_now
+from agent_builder.console.errors import ApiError
+
+SESSION_COOKIE = "ab_session"
+SESSION_LIFETIME = timedelta(days=7)
+
+# scrypt cost (n, r, p). Stored hashes carry their own parameters, so this can change later.
+SCRYPT_COST = (2**14, 8, 1)
+
+
+def hash_password(password: str) -> str:
+    n, r, p = SCRYPT_COST
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p)
+    return f"scrypt${n}${r}${p}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    scheme, n, r, p, salt_hex, digest_hex = stored.split("$")
+    if scheme != "scrypt":
+        return False
+    digest = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt_hex), n=int(n), r=int(r), p=int(p))
+    return hmac.compare_digest(digest.hex(), digest_hex)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def ensure_admin(db: Database, email: str, password: str) -> None:
+    """Create the configured admin, or reset its password when the configuration changed it."""
+    email = email.strip().lower()
+    with db.read() as conn:
+        row = conn.execute("SELECT password_hash FROM admins WHERE email = ?", (email,)).fetchone()
+    if row is not None and verify_password(password, row["password_hash"]):
+        return
+    with db.write() as conn:
+        conn.execute(
+            "INSERT INTO admins (email, password_hash, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash",
+            (email, hash_password(password), utc_now()),
+        )
+
+
+def login(db: Database, email: str, password: str) -> str:
+    """Check the credentials and return a new session token."""
+    email = email.strip().lower()
+    with db.read() as conn:
+        row = conn.execute("SELECT password_hash FROM admins WHERE email = ?", (email,)).fetchone()
+    if row is None or not verify_password(password, row["password_hash"]):
+        raise ApiError(401, "invalid_credentials", "Invalid email or password.")
+    token = secrets.token_urlsafe(32)
+    now = datetime.now(UTC)
+    with db.write() as conn:
+        conn.execute("DELETE FROM sessions WHERE expires_at < ?", (utc_now(),))
+        conn.execute(
+            "INSERT INTO sessions (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            (token_hash(token), email, utc_now(), to_timestamp(now + SESSION_LIFETIME)),
+        )
+    return token
+
+
+def logout(db: Database, token: str) -> None:
+    with db.write() as conn:
+        conn.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash(token),))
+
+
+def session_email(db: Database, token: str) -> str | None:
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT email FROM sessions WHERE token_hash = ? AND expires_at > ?",
+            (token_hash(token), utc_now()),
+        ).fetchone()
+    return None if row is None else row["email"]
+
+
+def session_token(request: Request) -> str | None:
+    """The session token from the `Authorization: Bearer` header, else from the cookie."""
+    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        return credentials.strip()
+    return request.cookies.get(SESSION_COOKIE) or None
+
+
+def signed_in_email(request: Request) -> str | None:
+    """The signed-in admin's email, or None (used by the UI pages to decide on a redirect)."""
+    token = session_token(request)
+    if token is None:
+        return None
+    db: Database = request.app.state.db
+    return session_email(db, token)
+
+
+# Declared only so /openapi.json documents both ways to authenticate; the check is ours.
+_cookie_scheme = APIKeyCookie(name=SESSION_COOKIE, auto_error=False, scheme_name="SessionCookie")
+_bearer_scheme = HTTPBearer(auto_error=False, scheme_name="SessionBearer")
+
+
+def require_admin(
+    request: Request,
+    _cookie: Annotated[str | None, Depends(_cookie_scheme)],
+    _bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer_scheme)],
+) -> str:
+    email = signed_in_email(request)
+    if email is None:
+        raise ApiError(401, "unauthorized", "Sign in to continue.")
+    return email

@@ -1,0 +1,2 @@
+"""HTTP routes of the console, one module per resource. Handlers are thin: validate, call the
+service, return the schema."""

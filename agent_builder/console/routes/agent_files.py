@@ -1,0 +1,42 @@
+"""Agent files. Included with a body size limit derived from the agent file size limit."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, UploadFile
+
+from agent_builder.console.auth import require_admin
+from agent_builder.console.routes.common import ConfigDep, DbDep, clean_file_name, errors, read_upload
+from agent_builder.console.schemas import AgentFile, AgentFileList
+from agent_builder.console.services import agent_files
+
+router = APIRouter(
+    prefix="/console/api/agents/{agent_id}/files",
+    tags=["agent-files"],
+    dependencies=[Depends(require_admin)],
+    responses=errors(401, 404, 422),
+)
+
+
+@router.post("", status_code=201, responses=errors(400, 413, 415))
+def upload_agent_file(
+    agent_id: str,
+    file: Annotated[UploadFile, File(description="A .txt, .md, .csv, .json or .pdf file")],
+    db: DbDep,
+    config: ConfigDep,
+) -> AgentFile:
+    agent_files.ensure_agent(db, agent_id)
+    name = clean_file_name(file.filename)
+    agent_files.content_type_for(name)
+    return agent_files.add_file(db, agent_id, name, read_upload(file, config.max_agent_file_bytes))
+
+
+@router.get("")
+def list_agent_files(agent_id: str, db: DbDep) -> AgentFileList:
+    return AgentFileList(data=agent_files.list_files(db, agent_id))
+
+
+@router.delete("/{file_id}", status_code=204)
+def delete_agent_file(agent_id: str, file_id: str, db: DbDep) -> None:
+    agent_files.delete_file(db, agent_id, file_id)

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from agent_builder.console.auth import require_admin
+from agent_builder.console.routes.common import DbDep, OriginDep, errors
+from agent_builder.console.schemas import (
+    MAX_INT,
+    Access,
+    AccessUpdate,
+    AgentCreate,
+    AgentDetail,
+    AgentList,
+    AgentUpdate,
+    Draft,
+    DraftInvalidResponse,
+    DraftUpdate,
+    PublishedVersionList,
+    PublishResult,
+    RevisionConflictResponse,
+)
+from agent_builder.console.services import agents
+
+router = APIRouter(
+    prefix="/console/api/agents",
+    tags=["agents"],
+    dependencies=[Depends(require_admin)],
+    responses=errors(401, 422),
+)
+
+
+@router.get("")
+def list_agents(
+    db: DbDep,
+    search: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+) -> AgentList:
+    return agents.list_agents(db, search, limit, offset)
+
+
+@router.post("", status_code=201)
+def create_agent(body: AgentCreate, db: DbDep, origin: OriginDep) -> AgentDetail:
+    return agents.create_agent(db, body, origin)
+
+
+@router.get("/{agent_id}", responses=errors(404))
+def get_agent(agent_id: str, db: DbDep, origin: OriginDep) -> AgentDetail:
+    return agents.get_agent(db, agent_id, origin)
+
+
+@router.patch("/{agent_id}", responses=errors(404))
+def update_agent(agent_id: str, body: AgentUpdate, db: DbDep, origin: OriginDep) -> AgentDetail:
+    return agents.update_agent(db, agent_id, body, origin)
+
+
+@router.delete("/{agent_id}", status_code=204, responses=errors(404))
+def delete_agent(agent_id: str, db: DbDep) -> None:
+    agents.delete_agent(db, agent_id)
+
+
+@router.put("/{agent_id}/draft", responses=errors(404, 409, models={409: RevisionConflictResponse}))
+def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
+    return agents.save_draft(db, agent_id, body.revision, body.config)
+
+
+@router.post("/{agent_id}/publish", responses=errors(404, 422, models={422: DraftInvalidResponse}))
+def publish_agent(agent_id: str, db: DbDep) -> PublishResult:
+    return agents.publish(db, agent_id)
+
+
+@router.get("/{agent_id}/versions", responses=errors(404))
+def list_agent_versions(agent_id: str, db: DbDep) -> PublishedVersionList:
+    return PublishedVersionList(data=agents.list_versions(db, agent_id))
+
+
+@router.patch("/{agent_id}/access", responses=errors(404, 409))
+def update_access(agent_id: str, body: AccessUpdate, db: DbDep, origin: OriginDep) -> Access:
+    return agents.update_access(db, agent_id, body, origin)

@@ -1,0 +1,84 @@
+"""What the route modules share: dependencies, documented error responses, upload reading."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, UploadFile
+
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.db import Database
+from agent_builder.console.errors import ApiError
+from agent_builder.console.indexing import IndexingWorker
+from agent_builder.console.schemas import ErrorResponse, ValidationErrorResponse
+
+
+def _db(request: Request) -> Database:
+    return request.app.state.db
+
+
+def _config(request: Request) -> ConsoleConfig:
+    return request.app.state.config
+
+
+def _indexer(request: Request) -> IndexingWorker:
+    return request.app.state.indexer
+
+
+def _public_origin(request: Request) -> str:
+    config: ConsoleConfig = request.app.state.config
+    return config.public_url or str(request.base_url).rstrip("/")
+
+
+DbDep = Annotated[Database, Depends(_db)]
+ConfigDep = Annotated[ConsoleConfig, Depends(_config)]
+IndexerDep = Annotated[IndexingWorker, Depends(_indexer)]
+OriginDep = Annotated[str, Depends(_public_origin)]
+
+_DESCRIPTIONS = {
+    400: "Bad input",
+    401: "Not signed in, or invalid credentials / API key",
+    403: "Access switched off",
+    404: "Unknown resource",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported file type",
+    422: "Body or query failed validation",
+    503: "A dependency (the agent runtime) is unavailable",
+}
+
+
+def errors(
+    *statuses: int, models: Mapping[int, type[ErrorResponse]] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these error statuses; `models` names richer bodies than ErrorResponse."""
+    chosen: dict[int, type[ErrorResponse]] = {422: ValidationErrorResponse, **(models or {})}
+    return {
+        status: {"model": chosen.get(status, ErrorResponse), "description": _DESCRIPTIONS[status]}
+        for status in statuses
+    }
+
+
+def clean_file_name(raw: str | None) -> str:
+    """The last path component without control characters (browsers may send full paths)."""
+    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(char for char in name if char >= " " and char != "\x7f").strip()[:255]
+    if not name:
+        raise ApiError(400, "invalid_request", "The uploaded file has no name.")
+    return name
+
+
+def read_upload(upload: UploadFile, limit: int) -> bytes:
+    """The uploaded bytes, refusing files over `limit` without reading more than limit + 1."""
+    data = upload.file.read(limit + 1)
+    if len(data) > limit:
+        raise ApiError(413, "file_too_large", f"The file is larger than the {_human_size(limit)} limit.")
+    return data
+
+
+def _human_size(size: int) -> str:
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size} bytes"

@@ -1,0 +1,86 @@
+"""Liveness and the human-readable service API reference linked from the access page."""
+
+from __future__ import annotations
+
+from html import escape
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from agent_builder.console.routes.common import OriginDep
+from agent_builder.console.schemas import Health
+
+router = APIRouter()
+
+
+@router.get("/healthz", tags=["meta"])
+def healthz() -> Health:
+    return Health(status="ok")
+
+
+@router.get("/docs/service-api", response_class=HTMLResponse, include_in_schema=False)
+def service_api_reference(origin: OriginDep) -> HTMLResponse:
+    return HTMLResponse(_API_REFERENCE.replace("{base}", escape(f"{origin}/v1")))
+
+
+_API_REFERENCE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Service API reference</title>
+<style>
+  body { font: 15px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem;
+         color: #1d2433; }
+  code, pre { font-family: ui-monospace, monospace; background: #f3f5f9; border-radius: 4px; }
+  code { padding: 0 .25rem; } pre { padding: .75rem; overflow-x: auto; }
+  h2 { border-top: 1px solid #dde2eb; padding-top: 1rem; margin-top: 2rem; }
+  table { border-collapse: collapse; }
+  td, th { border: 1px solid #dde2eb; padding: .25rem .5rem; text-align: left; }
+</style>
+</head>
+<body>
+<main>
+<h1>Service API reference</h1>
+<p>Call a published agent from your own backend. Base URL: <code>{base}</code></p>
+<p>Authenticate every request with one of the agent's API keys (create them on the agent's
+<em>Access point</em> page). Keep keys on your server; never ship them to a browser.</p>
+<pre>Authorization: Bearer app-...</pre>
+
+<h2 id="info">GET /info</h2>
+<p>The agent's name and description.</p>
+<pre>curl {base}/info -H "Authorization: Bearer $API_KEY"</pre>
+<pre>{"name": "Support agent", "description": "Answers product questions"}</pre>
+
+<h2 id="parameters">GET /parameters</h2>
+<p>What a chat front end needs before the first message.</p>
+<pre>{"opening_statement": "Hi! How can I help?", "suggested_questions": ["What can you do?"]}</pre>
+
+<h2 id="chat-messages">POST /chat-messages</h2>
+<p>Send a user message to the agent.</p>
+<table>
+<tr><th>field</th><th>type</th><th></th></tr>
+<tr><td><code>query</code></td><td>string</td><td>the user's message (required)</td></tr>
+<tr><td><code>response_mode</code></td><td><code>"blocking"</code> | <code>"streaming"</code></td>
+    <td>required</td></tr>
+<tr><td><code>conversation_id</code></td><td>string</td><td>continue a conversation (optional)</td></tr>
+<tr><td><code>user</code></td><td>string</td><td>your identifier for the end user (required)</td></tr>
+</table>
+<pre>curl -X POST {base}/chat-messages -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"query": "Hello", "response_mode": "blocking", "user": "user-123"}'</pre>
+
+<h2 id="errors">Errors</h2>
+<p>Errors are JSON <code>{"code": "...", "message": "..."}</code>.</p>
+<table>
+<tr><th>status</th><th>code</th><th>meaning</th></tr>
+<tr><td>401</td><td><code>invalid_api_key</code></td><td>missing, unknown or revoked key</td></tr>
+<tr><td>403</td><td><code>service_api_disabled</code></td><td>the agent's service API is off</td></tr>
+<tr><td>422</td><td><code>invalid_request</code></td>
+    <td>the body failed validation; see <code>errors</code></td></tr>
+<tr><td>503</td><td><code>runtime_unavailable</code></td><td>no agent runtime is connected</td></tr>
+</table>
+<p>The machine-readable schema is at <a href="/openapi.json">/openapi.json</a>.</p>
+</main>
+</body>
+</html>
+"""

@@ -1,0 +1,1 @@
+"""Domain logic of the console, independent of HTTP: each module owns one resource's tables."""

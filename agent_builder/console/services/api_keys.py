@@ -1,0 +1,82 @@
+"""Service API keys of an agent. The secret is shown once at creation; only its SHA-256 hash
+and a short prefix are stored."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+
+from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.errors import not_found
+from agent_builder.console.schemas import ApiKey, ApiKeyCreated
+
+SECRET_PREFIX = "app-"
+DEFAULT_KEY_NAME = "API key"
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _check_agent(conn: sqlite3.Connection, agent_id: str) -> None:
+    if conn.execute("SELECT 1 FROM agents WHERE id = ?", (agent_id,)).fetchone() is None:
+        raise not_found("Agent")
+
+
+def create_key(db: Database, agent_id: str, name: str | None) -> ApiKeyCreated:
+    secret = SECRET_PREFIX + secrets.token_urlsafe(24)  # 24 random bytes = 32 URL-safe characters
+    key_id, key_name, prefix, now = (
+        new_id(),
+        name or DEFAULT_KEY_NAME,
+        secret[: len(SECRET_PREFIX) + 4],
+        utc_now(),
+    )
+    with db.write() as conn:
+        _check_agent(conn, agent_id)
+        conn.execute(
+            "INSERT INTO api_keys (id, agent_id, name, secret_hash, prefix, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (key_id, agent_id, key_name, _hash(secret), prefix, now),
+        )
+    return ApiKeyCreated(id=key_id, name=key_name, secret=secret, prefix=prefix, created_at=now)
+
+
+def list_keys(db: Database, agent_id: str) -> list[ApiKey]:
+    with db.read() as conn:
+        _check_agent(conn, agent_id)
+        rows = conn.execute(
+            "SELECT * FROM api_keys WHERE agent_id = ? ORDER BY created_at, id", (agent_id,)
+        ).fetchall()
+    return [
+        ApiKey(
+            id=row["id"],
+            name=row["name"],
+            masked=f"{row['prefix']}…",
+            created_at=row["created_at"],
+            last_used_at=row["last_used_at"],
+        )
+        for row in rows
+    ]
+
+
+def revoke_key(db: Database, agent_id: str, key_id: str) -> None:
+    with db.write() as conn:
+        _check_agent(conn, agent_id)
+        if (
+            conn.execute("DELETE FROM api_keys WHERE id = ? AND agent_id = ?", (key_id, agent_id)).rowcount
+            == 0
+        ):
+            raise not_found("API key")
+
+
+def authenticate(db: Database, secret: str) -> str | None:
+    """The agent id this key belongs to (recording the use), or None for an unknown key."""
+    with db.write() as conn:
+        row = conn.execute(
+            "SELECT id, agent_id FROM api_keys WHERE secret_hash = ?", (_hash(secret),)
+        ).fetchone()
+        if row is None:
+            return None
+        conn.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (utc_now(), row["id"]))
+    return row["agent_id"]

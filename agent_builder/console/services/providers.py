@@ -1,0 +1,236 @@
+"""Model providers (OpenAI-compatible endpoints) and their chat models. A provider is validated
+by a real `GET {base_url}/models`; whatever goes wrong becomes `status: invalid` with a
+readable `error`, never an exception for the caller."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+
+import httpx
+
+from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.errors import ApiError, not_found
+from agent_builder.console.schemas import Model, Provider, ProviderCreate, ProviderUpdate
+from agent_builder.console.services.masking import mask_secret
+
+VALIDATION_TIMEOUT_SECONDS = 10.0
+# Model ids containing these are embeddings, audio, images or moderation, not chat models.
+_NON_CHAT_MARKERS = ("embed", "whisper", "tts", "dall-e", "moderation", "rerank", "transcribe", "image")
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    error: str | None
+    model_names: tuple[str, ...] = ()
+
+
+def probe(base_url: str, api_key: str) -> ProbeResult:
+    """List the provider's chat models, or say in one line why that failed."""
+    try:
+        response = httpx.get(
+            f"{base_url}/models",
+            headers={"Authorization": f"Bearer {api_key}", "Accept": "application/json"},
+            timeout=VALIDATION_TIMEOUT_SECONDS,
+        )
+    except httpx.TimeoutException:
+        return ProbeResult(f"timed out after {VALIDATION_TIMEOUT_SECONDS:g} s")
+    except httpx.ConnectError as exc:
+        return ProbeResult(
+            "connection refused" if "refused" in str(exc).lower() else f"connection failed: {exc}"
+        )
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
+        return ProbeResult(f"request failed: {exc}")
+    if not response.is_success:
+        return ProbeResult(f"HTTP {response.status_code}: {_error_excerpt(response)}")
+    try:
+        payload = response.json()
+    except ValueError:
+        return ProbeResult("invalid response: the body is not JSON")
+    items = payload.get("data") if isinstance(payload, dict) else None
+    if not isinstance(items, list):
+        return ProbeResult('invalid response: expected a JSON object with a "data" list of models')
+    names = {
+        item["id"]
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("id"), str) and 0 < len(item["id"]) <= 200
+    }
+    chat = sorted(name for name in names if not any(marker in name.lower() for marker in _NON_CHAT_MARKERS))
+    return ProbeResult(None, tuple(chat))
+
+
+def _error_excerpt(response: httpx.Response) -> str:
+    text = response.text
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        payload = None
+    # OpenAI-style errors: {"error": {"message": "..."}}
+    if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
+        message = payload["error"].get("message")
+        if isinstance(message, str) and message:
+            text = message
+    text = " ".join(text.split()) or response.reason_phrase or "no details"
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+_MODEL_SELECT = (
+    "SELECT m.id, m.provider_id, p.name AS provider_name, m.name, m.active "
+    "FROM models m JOIN providers p ON p.id = m.provider_id"
+)
+
+
+def _model(row: sqlite3.Row) -> Model:
+    return Model(
+        id=row["id"],
+        provider_id=row["provider_id"],
+        provider_name=row["provider_name"],
+        name=row["name"],
+        active=bool(row["active"]),
+    )
+
+
+def _provider(conn: sqlite3.Connection, row: sqlite3.Row) -> Provider:
+    models = conn.execute(f"{_MODEL_SELECT} WHERE m.provider_id = ? ORDER BY m.name", (row["id"],)).fetchall()
+    return Provider(
+        id=row["id"],
+        name=row["name"],
+        base_url=row["base_url"],
+        api_key_masked=mask_secret(row["api_key"]),
+        status=row["status"],
+        error=row["error"],
+        validated_at=row["validated_at"],
+        models=[_model(model) for model in models],
+    )
+
+
+def list_providers(db: Database) -> list[Provider]:
+    with db.read() as conn:
+        rows = conn.execute("SELECT * FROM providers ORDER BY created_at, id").fetchall()
+        return [_provider(conn, row) for row in rows]
+
+
+def get_provider(db: Database, provider_id: str) -> Provider:
+    with db.read() as conn:
+        return _provider(conn, _provider_row(conn, provider_id))
+
+
+def _provider_row(conn: sqlite3.Connection, provider_id: str) -> sqlite3.Row:
+    row = conn.execute("SELECT * FROM providers WHERE id = ?", (provider_id,)).fetchone()
+    if row is None:
+        raise not_found("Model provider")
+    return row
+
+
+def _name_taken(name: str) -> ApiError:
+    return ApiError(409, "name_taken", f"A model provider named {name!r} already exists.")
+
+
+def _check_name_free(db: Database, name: str, except_id: str | None = None) -> None:
+    with db.read() as conn:
+        row = conn.execute("SELECT id FROM providers WHERE name = ?", (name,)).fetchone()
+    if row is not None and row["id"] != except_id:
+        raise _name_taken(name)
+
+
+def _apply_probe(conn: sqlite3.Connection, provider_id: str, result: ProbeResult) -> None:
+    """Record the outcome; on success sync the model list (new models start inactive)."""
+    status = "invalid" if result.error else "active"
+    conn.execute(
+        "UPDATE providers SET status = ?, error = ?, validated_at = ? WHERE id = ?",
+        (status, result.error, utc_now(), provider_id),
+    )
+    if result.error:
+        return  # a failed check says nothing about which models exist: keep them
+    known = {
+        row["name"] for row in conn.execute("SELECT name FROM models WHERE provider_id = ?", (provider_id,))
+    }
+    listed = set(result.model_names)
+    for name in listed - known:
+        conn.execute(
+            "INSERT INTO models (id, provider_id, name, active) VALUES (?, ?, ?, 0)",
+            (new_id(), provider_id, name),
+        )
+    for name in known - listed:
+        conn.execute("DELETE FROM models WHERE provider_id = ? AND name = ?", (provider_id, name))
+
+
+def create_provider(db: Database, body: ProviderCreate) -> Provider:
+    _check_name_free(db, body.name)
+    result = probe(body.base_url, body.api_key)  # outside the lock: it may take seconds
+    provider_id = new_id()
+    try:
+        with db.write() as conn:
+            conn.execute(
+                "INSERT INTO providers (id, name, base_url, api_key, status, created_at) "
+                "VALUES (?, ?, ?, ?, 'invalid', ?)",
+                (provider_id, body.name, body.base_url, body.api_key, utc_now()),
+            )
+            _apply_probe(conn, provider_id, result)
+    except sqlite3.IntegrityError:
+        raise _name_taken(body.name) from None
+    return get_provider(db, provider_id)
+
+
+def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Provider:
+    with db.read() as conn:
+        row = _provider_row(conn, provider_id)
+    name = body.name or row["name"]
+    base_url = body.base_url or row["base_url"]
+    api_key = body.api_key or row["api_key"]
+    if name != row["name"]:
+        _check_name_free(db, name, except_id=provider_id)
+    result = probe(base_url, api_key)
+    try:
+        with db.write() as conn:
+            _provider_row(conn, provider_id)
+            conn.execute(
+                "UPDATE providers SET name = ?, base_url = ?, api_key = ? WHERE id = ?",
+                (name, base_url, api_key, provider_id),
+            )
+            _apply_probe(conn, provider_id, result)
+    except sqlite3.IntegrityError:
+        raise _name_taken(name) from None
+    return get_provider(db, provider_id)
+
+
+def revalidate_provider(db: Database, provider_id: str) -> Provider:
+    with db.read() as conn:
+        row = _provider_row(conn, provider_id)
+    result = probe(row["base_url"], row["api_key"])
+    with db.write() as conn:
+        _provider_row(conn, provider_id)
+        _apply_probe(conn, provider_id, result)
+    return get_provider(db, provider_id)
+
+
+def delete_provider(db: Database, provider_id: str) -> None:
+    with db.write() as conn:
+        if conn.execute("DELETE FROM providers WHERE id = ?", (provider_id,)).rowcount == 0:
+            raise not_found("Model provider")
+
+
+def set_model_active(db: Database, provider_id: str, model_id: str, active: bool) -> Model:
+    with db.write() as conn:
+        updated = conn.execute(
+            "UPDATE models SET active = ? WHERE id = ? AND provider_id = ?",
+            (int(active), model_id, provider_id),
+        ).rowcount
+        if updated == 0:
+            raise not_found("Model")
+        return _model(conn.execute(f"{_MODEL_SELECT} WHERE m.id = ?", (model_id,)).fetchone())
+
+
+def list_models(db: Database, active: bool | None = None) -> list[Model]:
+    where, params = ("WHERE m.active = ?", (int(active),)) if active is not None else ("", ())
+    with db.read() as conn:
+        rows = conn.execute(f"{_MODEL_SELECT} {where} ORDER BY p.name, m.name", params).fetchall()
+    return [_model(row) for row in rows]
+
+
+def is_model_active(conn: sqlite3.Connection, provider_id: str, name: str) -> bool:
+    row = conn.execute(
+        "SELECT active FROM models WHERE provider_id = ? AND name = ?", (provider_id, name)
+    ).fetchone()
+    return row is not None and bool(row["active"])

@@ -1,0 +1,91 @@
+"""The builtin tool catalog and the credentials some tools need."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.errors import ApiError, not_found
+from agent_builder.console.schemas import Tool, ToolCredential, ToolCredentialCreate, ToolName
+from agent_builder.console.services.masking import mask_secret
+
+
+@dataclass(frozen=True)
+class BuiltinTool:
+    name: ToolName
+    label: str
+    description: str
+    requires_credential: bool = False
+
+
+BUILTIN_TOOLS: tuple[BuiltinTool, ...] = (
+    BuiltinTool("json_replace", "JSON replace", "Replace the value at a path inside a JSON document."),
+    BuiltinTool(
+        "sandbox_shell", "Sandbox shell", "Run shell commands in an isolated, per-conversation workspace."
+    ),
+    BuiltinTool("knowledge_search", "Knowledge search", "Search the agent's knowledge datasets by keyword."),
+    BuiltinTool(
+        "web_search",
+        "Web search",
+        "Search the web through a configured search provider.",
+        requires_credential=True,
+    ),
+)
+_BY_NAME = {tool.name: tool for tool in BUILTIN_TOOLS}
+
+
+def list_tools(db: Database) -> list[Tool]:
+    with db.read() as conn:
+        configured = {row["tool"] for row in conn.execute("SELECT DISTINCT tool FROM tool_credentials")}
+    return [
+        Tool(
+            name=tool.name,
+            label=tool.label,
+            description=tool.description,
+            requires_credential=tool.requires_credential,
+            credential_configured=tool.name in configured,
+        )
+        for tool in BUILTIN_TOOLS
+    ]
+
+
+def _credential(row: sqlite3.Row) -> ToolCredential:
+    return ToolCredential(
+        id=row["id"],
+        tool=row["tool"],
+        name=row["name"],
+        base_url=row["base_url"],
+        secret_masked=mask_secret(row["secret"]),
+        created_at=row["created_at"],
+    )
+
+
+def list_credentials(db: Database) -> list[ToolCredential]:
+    with db.read() as conn:
+        rows = conn.execute("SELECT * FROM tool_credentials ORDER BY created_at, id").fetchall()
+    return [_credential(row) for row in rows]
+
+
+def create_credential(db: Database, body: ToolCredentialCreate) -> ToolCredential:
+    tool = _BY_NAME.get(body.tool)
+    if tool is None:
+        raise not_found(f"Tool {body.tool!r}")
+    if not tool.requires_credential:
+        raise ApiError(400, "invalid_request", f"The {tool.name} tool does not use credentials.")
+    credential_id = new_id()
+    with db.write() as conn:
+        conn.execute(
+            "INSERT INTO tool_credentials (id, tool, name, base_url, secret, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (credential_id, tool.name, body.name, body.base_url, body.secret, utc_now()),
+        )
+        return _credential(
+            conn.execute("SELECT * FROM tool_credentials WHERE id = ?", (credential_id,)).fetchone()
+        )
+
+
+def delete_credential(db: Database, credential_id: str) -> None:
+    with db.write() as conn:
+        if conn.execute("DELETE FROM tool_credentials WHERE id = ?", (credential_id,)).rowcount == 0:
+            raise not_found("Tool credential")

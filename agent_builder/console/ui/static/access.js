@@ -1,0 +1,160 @@
+// Access point page: web app and service API switches, URLs, embed snippet, API keys.
+import { api } from './api.js';
+import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
+import { byId, confirmDialog, copyWithConfirmation, h, showAlert, timeEl } from './dom.js';
+
+const errorEl = byId('access-error');
+let access;
+let agentName = '';
+
+function escapeAttribute(text) {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function render() {
+  const { published } = access;
+  for (const el of document.querySelectorAll('.unavailable')) {
+    el.textContent = access.unavailable_reason || '';
+    el.hidden = published || !access.unavailable_reason;
+  }
+
+  byId('web-app-url').textContent = access.web_app_url || '—';
+  const openLink = byId('open-web-app');
+  if (published) {
+    openLink.href = access.web_app_url;
+    openLink.removeAttribute('aria-disabled');
+  } else {
+    openLink.removeAttribute('href');
+    openLink.setAttribute('aria-disabled', 'true');
+  }
+  byId('copy-web-app-url').disabled = !published;
+  byId('open-embed').disabled = !published;
+  byId('web-app-enabled').disabled = !published;
+  byId('web-app-enabled').checked = published && access.web_app_enabled;
+  byId('web-app-status').textContent = !published ? ''
+    : access.web_app_enabled ? 'Web app is enabled' : 'Web app is disabled';
+
+  byId('service-api-url').textContent = access.service_api_base_url || '—';
+  byId('api-reference').href = access.api_reference_url;
+  byId('copy-service-api-url').disabled = !published;
+  byId('service-api-enabled').disabled = !published;
+  byId('service-api-enabled').checked = published && access.service_api_enabled;
+  byId('service-api-status').textContent = !published ? ''
+    : access.service_api_enabled ? 'Service API is enabled' : 'Service API is disabled';
+
+  byId('create-key').disabled = !published;
+}
+
+async function setSwitch(input, field) {
+  input.disabled = true;
+  showAlert(errorEl, '');
+  try {
+    access = await api.patch(`${agentPath}/access`, { [field]: input.checked });
+  } catch (err) {
+    showAlert(errorEl, `Could not change access: ${err.message}`);
+  }
+  render(); // also puts the switch back when the change was refused
+}
+
+byId('web-app-enabled').addEventListener('change', (event) => setSwitch(event.target, 'web_app_enabled'));
+byId('service-api-enabled').addEventListener('change', (event) => setSwitch(event.target, 'service_api_enabled'));
+byId('copy-web-app-url').addEventListener('click', () => copyWithConfirmation(access.web_app_url, byId('web-app-copied')));
+byId('copy-service-api-url').addEventListener('click',
+  () => copyWithConfirmation(access.service_api_base_url, byId('service-api-copied')));
+
+// ---------------------------------------------------------------- embed
+
+const embedDialog = byId('embed-dialog');
+byId('open-embed').addEventListener('click', () => {
+  byId('embed-code').value = `<iframe src="${escapeAttribute(access.web_app_url)}" title="${escapeAttribute(agentName)}"`
+    + ' style="width: 100%; height: 100%; min-height: 700px; border: 0"></iframe>';
+  byId('embed-copied').textContent = '';
+  embedDialog.showModal();
+});
+byId('copy-embed').addEventListener('click', () => copyWithConfirmation(byId('embed-code').value, byId('embed-copied')));
+byId('close-embed').addEventListener('click', () => embedDialog.close());
+
+// ---------------------------------------------------------------- API keys
+
+const keysBody = byId('api-keys');
+
+async function loadKeys() {
+  try {
+    const keys = (await api.get(`${agentPath}/api-keys`)).data;
+    keysBody.replaceChildren(...keys.map((key) => h('tr', {},
+      h('td', {}, h('code', {}, key.masked)),
+      h('td', {}, timeEl(key.created_at)),
+      h('td', {}, key.last_used_at ? timeEl(key.last_used_at) : 'Never'),
+      h('td', { class: 'actions' }, h('button', {
+        type: 'button', class: 'button danger-quiet', 'aria-label': `Revoke ${key.masked}`,
+        onclick: (event) => revoke(key, event.currentTarget),
+      }, 'Revoke')))));
+    byId('api-keys-empty').hidden = keys.length > 0;
+  } catch (err) {
+    showAlert(errorEl, `Could not load API keys: ${err.message}`);
+  }
+}
+
+async function revoke(key, button) {
+  const confirmed = await confirmDialog({
+    title: 'Revoke API key?',
+    message: `Anything using ${key.masked} stops working immediately.`,
+    confirmLabel: 'Revoke',
+  });
+  if (!confirmed) return;
+  button.disabled = true;
+  showAlert(errorEl, '');
+  try {
+    await api.delete(`${agentPath}/api-keys/${encodeURIComponent(key.id)}`);
+  } catch (err) {
+    showAlert(errorEl, `Could not revoke ${key.masked}: ${err.message}`);
+  }
+  await loadKeys();
+}
+
+const keyDialog = byId('key-dialog');
+const newKeyInput = byId('new-key');
+
+byId('create-key').addEventListener('click', async (event) => {
+  const button = event.currentTarget;
+  button.disabled = true;
+  showAlert(errorEl, '');
+  try {
+    const created = await api.post(`${agentPath}/api-keys`, {});
+    newKeyInput.value = created.secret;
+    byId('key-copied').textContent = '';
+    keyDialog.showModal();
+    newKeyInput.select();
+    await loadKeys();
+  } catch (err) {
+    showAlert(errorEl, `Could not create an API key: ${err.message}`);
+  } finally {
+    button.disabled = false;
+  }
+});
+byId('copy-key').addEventListener('click', () => copyWithConfirmation(newKeyInput.value, byId('key-copied')));
+byId('key-done').addEventListener('click', () => keyDialog.close());
+// The secret is shown once: drop it from the page however the dialog closes.
+keyDialog.addEventListener('close', () => { newKeyInput.value = ''; });
+
+// ---------------------------------------------------------------- load
+
+const publishBar = createPublishBar({
+  onPublished: (detail) => {
+    access = detail.access;
+    render();
+    loadKeys();
+  },
+});
+
+async function load() {
+  const detail = await loadAgent('Access point');
+  if (!detail) return;
+  agentName = detail.name;
+  access = detail.access;
+  publishBar.update(detail);
+  render();
+  if (access.published) await loadKeys();
+}
+
+load();

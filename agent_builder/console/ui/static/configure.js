@@ -1,0 +1,382 @@
+// Configure page: edits the agent draft and autosaves it.
+//
+// Autosave keeps one rule: the server only ever receives the latest full config, one PUT at a
+// time, with the revision from the previous response. A 409 means someone else saved since we
+// loaded; we stop saving rather than overwrite their work.
+import { api } from './api.js';
+import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
+import { byId, formatSize, h, setFieldError, showAlert, timeEl, uploadErrorText } from './dom.js';
+import { guardLeave } from './nav.js';
+
+const SAVE_DELAY_MS = 500;
+const MAX_QUESTIONS = 5;
+
+let config; // the draft config as currently edited
+let revision;
+let questions = []; // question rows, including blank ones still being typed (never saved)
+let models = [];
+let tools = [];
+let datasets = [];
+let files = [];
+
+// ---------------------------------------------------------------- autosave
+
+const saveStateEl = byId('save-state');
+const retryButton = byId('save-retry');
+let pending = false; // edits not sent yet
+let saving = null; // the PUT in flight
+let timer = null;
+let failed = false;
+let conflict = false;
+
+function showSaveState(text, { retry = false } = {}) {
+  saveStateEl.textContent = text;
+  retryButton.hidden = !retry;
+}
+
+function edited() {
+  if (conflict) return;
+  pending = true;
+  showSaveState('Saving…');
+  clearTimeout(timer);
+  timer = setTimeout(flush, SAVE_DELAY_MS);
+}
+
+function putDraft(draftRevision) {
+  // keepalive lets a save that is in flight when the user leaves still reach the server. Drafts
+  // stay well under keepalive's 64 KiB body limit: the long text fields are capped by maxlength.
+  return api.put(`${agentPath}/draft`, { revision: draftRevision, config }, { keepalive: true });
+}
+
+function flush() {
+  clearTimeout(timer);
+  timer = null;
+  if (saving || !pending || conflict) return;
+  pending = false;
+  failed = false;
+  saving = putDraft(revision)
+    .then(onSaved, onSaveFailed)
+    .finally(() => {
+      saving = null;
+      // Edits made during this save whose debounce already ran go out now.
+      if (pending && !timer && !failed) flush();
+    });
+}
+
+function onSaved(draft) {
+  revision = draft.revision;
+  if (pending) return; // newer edits are still on their way: keep saying "Saving…"
+  showSaveState('Saved');
+  publishBar.refresh().catch(() => {}); // the publish state depends on the saved draft
+}
+
+function onSaveFailed(err) {
+  pending = true; // those edits are still unsaved
+  if (err.code === 'revision_conflict') {
+    conflict = true;
+    showSaveState('Save failed: this agent was changed elsewhere. Reload to get the latest version.');
+  } else {
+    failed = true;
+    showSaveState('Save failed', { retry: true });
+  }
+}
+
+// Resolves true once every edit is saved; false if saving failed (the page then says so).
+async function settle() {
+  flush();
+  while (saving) {
+    await saving;
+    if (failed || conflict) return false;
+    flush();
+  }
+  return !pending && !conflict;
+}
+
+retryButton.addEventListener('click', () => {
+  showSaveState('Saving…');
+  flush();
+});
+
+guardLeave(settle);
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') flush();
+});
+
+window.addEventListener('pagehide', () => {
+  if (!saving) return flush();
+  if (!pending || conflict) return;
+  // The page is going away while a save is in flight, so we can't wait for its revision.
+  // The server increments the revision by one, so send the newest edits with that; if the
+  // save in flight failed, the server refuses this one with a 409 instead of overwriting.
+  clearTimeout(timer);
+  pending = false;
+  putDraft(revision + 1).catch(() => {});
+});
+
+const publishBar = createPublishBar({ beforePublish: settle });
+
+// ---------------------------------------------------------------- fields
+
+const fields = byId('config-fields');
+
+function bindText(id, apply) {
+  byId(id).addEventListener('input', (event) => {
+    apply(event.target.value);
+    edited();
+  });
+}
+
+// Out-of-range numbers get an inline error and are not saved; the last valid value stays.
+function bindNumber(id, { min, max, integer = false, optional = false, message, apply }) {
+  const input = byId(id);
+  // While typing, "1." is not a number yet; it is only an error if the user leaves it so.
+  input.addEventListener('change', () => {
+    if (input.validity.badInput) setFieldError(input, message);
+  });
+  input.addEventListener('input', () => {
+    if (input.validity.badInput) return;
+    const raw = input.value.trim();
+    const value = raw === '' ? null : Number(raw);
+    const valid = value === null ? optional : value >= min && value <= max && (!integer || Number.isInteger(value));
+    setFieldError(input, valid ? '' : message);
+    if (!valid) return;
+    apply(value);
+    edited();
+  });
+}
+
+bindText('instructions', (value) => { config.instructions = value; });
+bindText('opening-statement', (value) => { config.opening_statement = value; });
+bindNumber('temperature', {
+  min: 0, max: 2, message: 'Temperature must be between 0 and 2',
+  apply: (value) => { config.parameters.temperature = value; },
+});
+bindNumber('max-tokens', {
+  min: 1, max: 32000, integer: true, message: 'Max tokens must be between 1 and 32000',
+  apply: (value) => { config.parameters.max_tokens = value; },
+});
+bindNumber('top-k', {
+  min: 1, max: 10, integer: true, message: 'Top K must be between 1 and 10',
+  apply: (value) => { config.knowledge.top_k = value; },
+});
+bindNumber('score-threshold', {
+  min: 0, max: 1, optional: true, message: 'Score threshold must be between 0 and 1',
+  apply: (value) => { config.knowledge.score_threshold = value; },
+});
+
+// ---------------------------------------------------------------- model
+
+const modelSelect = byId('model');
+const modelKey = (model) => JSON.stringify({ provider_id: model.provider_id, name: model.name });
+const sameModel = (a, b) => a.provider_id === b.provider_id && a.name === b.name;
+
+function renderModels() {
+  const active = models.filter((model) => model.active);
+  const options = [h('option', { value: '' }, 'No model')];
+  for (const model of active) {
+    options.push(h('option', { value: modelKey(model) }, `${model.provider_name} / ${model.name}`));
+  }
+  const current = config.model;
+  // A model deactivated after it was chosen stays visible, so the user sees why publish fails.
+  if (current && !active.some((model) => sameModel(model, current))) {
+    const known = models.find((model) => sameModel(model, current));
+    const label = known ? `${known.provider_name} / ${known.name}` : current.name;
+    options.push(h('option', { value: modelKey(current) }, `${label} (inactive)`));
+  }
+  modelSelect.replaceChildren(...options);
+  modelSelect.value = current ? modelKey(current) : '';
+}
+
+modelSelect.addEventListener('change', () => {
+  config.model = modelSelect.value ? JSON.parse(modelSelect.value) : null;
+  edited();
+});
+
+// ---------------------------------------------------------------- suggested questions
+
+const questionList = byId('questions');
+const addQuestionButton = byId('add-question');
+
+function saveQuestions() {
+  config.suggested_questions = questions.filter((question) => question.trim() !== '');
+  edited();
+}
+
+function renderQuestions() {
+  questionList.replaceChildren(...questions.map((question, index) => {
+    const number = index + 1;
+    const input = h('input', { id: `question-${number}`, value: question, maxlength: 200, autocomplete: 'off' });
+    input.addEventListener('input', () => {
+      questions[index] = input.value;
+      saveQuestions();
+    });
+    return h('li', { class: 'question' },
+      h('label', { for: input.id, class: 'visually-hidden' }, `Suggested question ${number}`),
+      input,
+      h('button', {
+        type: 'button', class: 'button danger-quiet', 'aria-label': `Remove question ${number}`,
+        onclick: () => {
+          questions.splice(index, 1);
+          renderQuestions();
+          saveQuestions();
+          (byId(`question-${Math.min(number, questions.length)}`) || addQuestionButton).focus();
+        },
+      }, 'Remove'));
+  }));
+  addQuestionButton.disabled = questions.length >= MAX_QUESTIONS;
+}
+
+addQuestionButton.addEventListener('click', () => {
+  questions.push('');
+  renderQuestions();
+  byId(`question-${questions.length}`).focus();
+});
+
+// ---------------------------------------------------------------- tools
+
+function renderTools() {
+  byId('tools').replaceChildren(...tools.map((tool) => {
+    const entry = config.tools.find((item) => item.name === tool.name);
+    const id = `tool-${tool.name}`;
+    const needsCredential = tool.requires_credential && !tool.credential_configured;
+    const checkbox = h('input', { type: 'checkbox', id, checked: Boolean(entry?.enabled), 'aria-describedby': `${id}-hint` });
+    checkbox.addEventListener('change', () => {
+      // Unchecking keeps the tool in the draft as disabled rather than dropping it.
+      const existing = config.tools.find((item) => item.name === tool.name);
+      if (existing) existing.enabled = checkbox.checked;
+      else config.tools.push({ name: tool.name, enabled: checkbox.checked });
+      edited();
+    });
+    return h('li', { class: 'check-item' },
+      checkbox,
+      h('div', {},
+        h('label', { for: id }, tool.label),
+        h('p', { id: `${id}-hint`, class: 'hint' }, tool.description,
+          needsCredential ? ' Needs a credential: add one under Settings → Tools.' : '')));
+  }));
+}
+
+// ---------------------------------------------------------------- knowledge
+
+const datasetSelect = byId('dataset-select');
+const attachButton = byId('attach-dataset');
+
+function renderKnowledge() {
+  const attached = config.knowledge.dataset_ids;
+  const nameOf = (id) => datasets.find((dataset) => dataset.id === id)?.name || 'Unknown dataset';
+  byId('attached-datasets').replaceChildren(...(attached.length
+    ? attached.map((id) => h('li', { class: 'row' },
+      h('span', { class: 'row-main' }, nameOf(id)),
+      h('button', {
+        type: 'button', class: 'button danger-quiet', 'aria-label': `Remove ${nameOf(id)}`,
+        onclick: () => {
+          config.knowledge.dataset_ids = attached.filter((other) => other !== id);
+          renderKnowledge();
+          edited();
+          datasetSelect.focus();
+        },
+      }, 'Remove')))
+    : [h('li', { class: 'empty' }, 'No datasets attached')]));
+
+  const available = datasets.filter((dataset) => !attached.includes(dataset.id));
+  datasetSelect.replaceChildren(...(available.length
+    ? available.map((dataset) => h('option', { value: dataset.id }, dataset.name))
+    : [h('option', { value: '' }, datasets.length ? 'All datasets are attached' : 'No datasets yet')]));
+  attachButton.disabled = !available.length;
+}
+
+attachButton.addEventListener('click', () => {
+  if (!datasetSelect.value) return;
+  config.knowledge.dataset_ids = [...config.knowledge.dataset_ids, datasetSelect.value];
+  renderKnowledge();
+  edited();
+});
+
+// ---------------------------------------------------------------- files (not part of the draft)
+
+const fileInput = byId('file-upload');
+const fileError = byId('file-error');
+const fileStatus = byId('file-status');
+
+function renderFiles() {
+  byId('files').replaceChildren(...(files.length
+    ? files.map((file) => h('li', { class: 'row' },
+      h('span', { class: 'row-main' }, file.name),
+      h('span', { class: 'muted' }, formatSize(file.size)),
+      h('span', { class: 'muted' }, timeEl(file.created_at)),
+      h('button', {
+        type: 'button', class: 'button danger-quiet', 'aria-label': `Delete ${file.name}`,
+        onclick: (event) => deleteFile(file, event.currentTarget),
+      }, 'Delete')))
+    : [h('li', { class: 'empty' }, 'No files yet')]));
+}
+
+async function deleteFile(file, button) {
+  button.disabled = true;
+  showAlert(fileError, '');
+  try {
+    await api.delete(`${agentPath}/files/${encodeURIComponent(file.id)}`);
+    files = files.filter((other) => other.id !== file.id);
+    fileStatus.textContent = `Deleted ${file.name}`;
+    renderFiles();
+    fileInput.focus();
+  } catch (err) {
+    button.disabled = false;
+    showAlert(fileError, `Could not delete ${file.name}: ${err.message}`);
+  }
+}
+
+fileInput.addEventListener('change', async () => {
+  const file = fileInput.files[0];
+  if (!file) return;
+  showAlert(fileError, '');
+  fileStatus.textContent = `Uploading ${file.name}…`;
+  try {
+    files = [await api.upload(`${agentPath}/files`, file), ...files];
+    fileStatus.textContent = `Uploaded ${file.name}`;
+    renderFiles();
+  } catch (err) {
+    fileStatus.textContent = '';
+    showAlert(fileError, uploadErrorText(err));
+  } finally {
+    fileInput.value = '';
+  }
+});
+
+// ---------------------------------------------------------------- load
+
+async function load() {
+  const detail = await loadAgent('Configure');
+  if (!detail) return;
+  try {
+    [models, tools, datasets, files] = await Promise.all([
+      api.get('/console/api/models').then((body) => body.data),
+      api.get('/console/api/tools').then((body) => body.data),
+      api.get('/console/api/datasets').then((body) => body.data),
+      api.get(`${agentPath}/files`).then((body) => body.data),
+    ]);
+  } catch (err) {
+    showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
+    return;
+  }
+  config = detail.draft.config;
+  revision = detail.draft.revision;
+  questions = [...config.suggested_questions];
+  publishBar.update(detail);
+
+  byId('instructions').value = config.instructions;
+  byId('opening-statement').value = config.opening_statement;
+  byId('temperature').value = config.parameters.temperature;
+  byId('max-tokens').value = config.parameters.max_tokens;
+  byId('top-k').value = config.knowledge.top_k;
+  byId('score-threshold').value = config.knowledge.score_threshold ?? '';
+  renderModels();
+  renderQuestions();
+  renderTools();
+  renderKnowledge();
+  renderFiles();
+  fields.disabled = false;
+}
+
+load();

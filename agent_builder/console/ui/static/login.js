@@ -1,0 +1,29 @@
+import { api } from './api.js';
+import { byId, showAlert } from './dom.js';
+
+const form = byId('login-form');
+const errorEl = byId('login-error');
+
+// Only same-site paths, so a crafted link can't bounce the user to another origin.
+function nextPath() {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/agents';
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  showAlert(errorEl, '');
+  try {
+    await api.post('/console/api/login', {
+      email: byId('email').value.trim(),
+      password: byId('password').value,
+    }, { redirectOn401: false });
+    location.assign(nextPath());
+  } catch (err) {
+    showAlert(errorEl, err.status === 401 ? 'Invalid email or password' : err.message);
+    button.disabled = false;
+    byId('password').select();
+  }
+});

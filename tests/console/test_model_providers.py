@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import pytest
+from console_testing import CHAT_MODEL, PROVIDER_KEY, FakeProvider, assert_error
+from fastapi.testclient import TestClient
+
+from agent_builder.console.services import providers
+from agent_builder.console.services.masking import mask_secret
+
+BASE = "/console/api/model-providers"
+
+
+def _create(client: TestClient, fake: FakeProvider, **overrides: Any) -> Any:
+    return client.post(
+        BASE, json={"name": "Fake", "base_url": fake.url, "api_key": PROVIDER_KEY, **overrides}
+    )
+
+
+def test_valid_provider_is_active_with_its_chat_models_inactive(
+    client: TestClient, fake_provider: FakeProvider
+) -> None:
+    response = _create(client, fake_provider)
+    assert response.status_code == 201, response.text
+    provider = response.json()
+    assert provider["status"] == "active" and provider["error"] is None and provider["validated_at"]
+    assert [m["name"] for m in provider["models"]] == [
+        "gpt-4.1",
+        CHAT_MODEL,
+    ]  # embeddings are not chat models
+    assert all(m["active"] is False and m["provider_name"] == "Fake" for m in provider["models"])
+    # The validation was a real call with the key as a bearer token.
+    assert fake_provider.seen_auth == [f"Bearer {PROVIDER_KEY}"]
+
+
+def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeProvider) -> None:
+    provider = _create(client, fake_provider).json()
+    assert provider["api_key_masked"] == "sk-…cdef"
+    for response in (
+        client.get(BASE),
+        client.get(f"{BASE}/{provider['id']}"),
+        client.get("/console/api/models"),
+    ):
+        assert PROVIDER_KEY not in response.text
+
+
+def test_rejected_key_makes_the_provider_invalid_with_the_providers_message(
+    client: TestClient, fake_provider: FakeProvider
+) -> None:
+    provider = _create(client, fake_provider, api_key="sk-wrong-key-000000").json()
+    assert provider["status"] == "invalid"
+    assert provider["error"] == "HTTP 401: Incorrect API key provided"
+    assert provider["models"] == []
+
+
+def test_unreachable_provider_is_invalid_not_an_error(client: TestClient) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed once we leave: nothing listens there
+    response = client.post(
+        BASE, json={"name": "Down", "base_url": f"http://127.0.0.1:{port}/v1", "api_key": PROVIDER_KEY}
+    )
+    assert response.status_code == 201
+    assert response.json()["status"] == "invalid"
+    assert response.json()["error"] == "connection refused"
+
+
+def test_broken_provider_answers_are_reported(client: TestClient, fake_provider: FakeProvider) -> None:
+    for index, (status, body, error) in enumerate(
+        [
+            (500, b"<html>upstream exploded</html>", "HTTP 500: <html>upstream exploded</html>"),
+            (502, b"", "HTTP 502: Bad Gateway"),
+            (200, b"not json", "invalid response: the body is not JSON"),
+            (200, b'{"models": []}', 'invalid response: expected a JSON object with a "data" list of models'),
+        ]
+    ):
+        fake_provider.status, fake_provider.body = status, body
+        provider = _create(client, fake_provider, name=f"Broken {index}").json()
+        assert (provider["status"], provider["error"]) == ("invalid", error)
+
+
+def test_slow_provider_times_out(
+    client: TestClient, fake_provider: FakeProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(providers, "VALIDATION_TIMEOUT_SECONDS", 0.2)
+    fake_provider.delay = 1.0
+    provider = _create(client, fake_provider).json()
+    assert (provider["status"], provider["error"]) == ("invalid", "timed out after 0.2 s")
+
+
+def test_activation_and_model_listing(client: TestClient, fake_provider: FakeProvider) -> None:
+    provider = _create(client, fake_provider).json()
+    model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
+    response = client.patch(f"{BASE}/{provider['id']}/models/{model['id']}", json={"active": True})
+    assert response.status_code == 200
+    assert response.json() == {**model, "active": True}
+    active = client.get("/console/api/models", params={"active": "true"}).json()["data"]
+    assert [m["name"] for m in active] == [CHAT_MODEL]
+    assert len(client.get("/console/api/models").json()["data"]) == 2
+    inactive = client.get("/console/api/models", params={"active": "false"}).json()["data"]
+    assert [m["name"] for m in inactive] == ["gpt-4.1"]
+
+
+def test_revalidation_keeps_activation_adds_new_models_and_drops_vanished_ones(
+    client: TestClient, fake_provider: FakeProvider
+) -> None:
+    provider = _create(client, fake_provider).json()
+    model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
+    client.patch(f"{BASE}/{provider['id']}/models/{model['id']}", json={"active": True})
+    fake_provider.models = [CHAT_MODEL, "gpt-5"]
+    revalidated = client.post(f"{BASE}/{provider['id']}/validate").json()
+    assert {m["name"]: m["active"] for m in revalidated["models"]} == {CHAT_MODEL: True, "gpt-5": False}
+    # A failed validation marks the provider invalid but forgets nothing.
+    fake_provider.status = 503
+    failed = client.post(f"{BASE}/{provider['id']}/validate").json()
+    assert failed["status"] == "invalid" and failed["error"].startswith("HTTP 503")
+    assert failed["models"] == revalidated["models"]
+
+
+def test_patch_revalidates_with_the_new_key(client: TestClient, fake_provider: FakeProvider) -> None:
+    provider = _create(client, fake_provider, api_key="sk-wrong-key-000000").json()
+    assert provider["status"] == "invalid"
+    response = client.patch(f"{BASE}/{provider['id']}", json={"api_key": PROVIDER_KEY, "name": "Renamed"})
+    assert response.status_code == 200
+    assert response.json()["status"] == "active" and response.json()["name"] == "Renamed"
+    assert response.json()["api_key_masked"] == "sk-…cdef"
+    # Name-only patches keep the stored key.
+    assert client.patch(f"{BASE}/{provider['id']}", json={"name": "Again"}).json()["status"] == "active"
+
+
+def test_duplicate_names_conflict(client: TestClient, fake_provider: FakeProvider) -> None:
+    first = _create(client, fake_provider).json()
+    assert_error(_create(client, fake_provider), 409, "name_taken")
+    second = _create(client, fake_provider, name="Other").json()
+    assert_error(client.patch(f"{BASE}/{second['id']}", json={"name": first["name"]}), 409, "name_taken")
+    assert [p["name"] for p in client.get(BASE).json()["data"]] == ["Fake", "Other"]
+
+
+def test_bad_provider_input_is_422(client: TestClient, fake_provider: FakeProvider) -> None:
+    for overrides, field in (
+        ({"base_url": "ftp://example.com"}, "base_url"),
+        ({"base_url": "example.com/v1"}, "base_url"),
+        ({"base_url": "http://"}, "base_url"),
+        ({"base_url": "http://[::1"}, "base_url"),
+        ({"name": "   "}, "name"),
+        ({"api_key": ""}, "api_key"),
+        ({"api_key": "sk with spaces"}, "api_key"),
+        ({"api_key": "sk-ключ"}, "api_key"),
+        ({"extra": 1}, "extra"),
+    ):
+        body = assert_error(_create(client, fake_provider, **overrides), 422, "invalid_request")
+        assert body["errors"][0]["field"] == field, (overrides, body)
+    assert client.get(BASE).json()["data"] == []
+    assert fake_provider.seen_auth == []  # nothing invalid was sent anywhere
+
+
+def test_delete_removes_provider_and_models(client: TestClient, fake_provider: FakeProvider) -> None:
+    provider = _create(client, fake_provider).json()
+    assert client.delete(f"{BASE}/{provider['id']}").status_code == 204
+    assert_error(client.get(f"{BASE}/{provider['id']}"), 404, "not_found")
+    assert client.get("/console/api/models").json()["data"] == []
+    assert_error(client.delete(f"{BASE}/{provider['id']}"), 404, "not_found")
+
+
+def test_unknown_ids_are_404(client: TestClient, fake_provider: FakeProvider) -> None:
+    provider = _create(client, fake_provider).json()
+    assert_error(client.post(f"{BASE}/nope/validate"), 404, "not_found")
+    assert_error(client.patch(f"{BASE}/nope", json={"name": "x"}), 404, "not_found")
+    assert_error(
+        client.patch(f"{BASE}/{provider['id']}/models/nope", json={"active": True}), 404, "not_found"
+    )
+
+
+def test_mask_secret_reveals_little_and_nothing_of_short_secrets() -> None:
+    assert mask_secret("sk-abcdefghijkl9Qa") == "sk-…l9Qa"
+    assert mask_secret("abcdef") == "…ef"
+    assert mask_secret("abc") == "…"
