@@ -1,0 +1,2 @@
+"""The agent runtime backend: accepts a run, streams its events over SSE, runs the agent loop
+against the agent's model provider with tool calling. See docs/runtime.md."""

@@ -1,0 +1,81 @@
+"""The run request: a published agent snapshot, the conversation so far, the query, and the
+services its tools may call. Credentials are `SecretStr`, so a stray repr or log shows `**********`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+ToolName = Literal["sandbox_shell", "json_replace", "knowledge_search", "web_search"]
+_URL = r"^https?://\S+$"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelSettings(_Model):
+    base_url: str = Field(
+        pattern=_URL, description="OpenAI-compatible base URL, e.g. https://api.openai.com/v1"
+    )
+    api_key: SecretStr = Field(min_length=1)
+    name: str = Field(min_length=1)
+
+
+class Parameters(_Model):
+    temperature: float = Field(default=0.7, ge=0, le=2)
+    max_tokens: int = Field(default=1024, ge=1, le=32000)
+
+
+class ToolSetting(_Model):
+    name: ToolName
+    enabled: bool = True
+
+
+class KnowledgeSettings(_Model):
+    dataset_ids: list[str] = []
+    top_k: int = Field(default=3, ge=1, le=10)
+    score_threshold: float | None = Field(default=None, ge=0, le=1)
+
+
+class AgentSnapshot(_Model):
+    name: str
+    instructions: str = ""
+    model: ModelSettings
+    parameters: Parameters = Parameters()
+    tools: list[ToolSetting] = []
+    knowledge: KnowledgeSettings = KnowledgeSettings()
+
+
+class HistoryMessage(_Model):
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class KnowledgeService(_Model):
+    retrieve_url: str = Field(pattern=_URL)
+    token: SecretStr
+
+
+class WebSearchService(_Model):
+    base_url: str = Field(pattern=_URL)
+    api_key: SecretStr
+
+
+class Services(_Model):
+    shellctl_url: str | None = Field(default=None, pattern=_URL)
+    knowledge: KnowledgeService | None = None
+    web_search: WebSearchService | None = None
+
+
+class RunRequest(_Model):
+    run_id: str = Field(
+        pattern=r"^[A-Za-z0-9_.-]{1,128}$", description="client-chosen, unique among active runs"
+    )
+    agent: AgentSnapshot
+    # Doubles as the shellctl session id, so it follows the same rule.
+    conversation_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    history: list[HistoryMessage] = []
+    query: str = Field(min_length=1)
+    services: Services = Services()

@@ -1,0 +1,223 @@
+"""The builtin tools: their JSON schemas (offered to the model) and how each one runs.
+
+A tool never raises: every failure becomes a result with `is_error` and a message that tells the
+model (and the user reading the run) what went wrong."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from agent_builder.runtime import json_replace
+from agent_builder.runtime.schemas import RunRequest, ToolName
+
+MAX_OUTPUT_CHARS = 16_000
+_SERVICE_TIMEOUT_S = 30.0
+# shellctl enforces the command timeout; the HTTP call only needs room for its reply on top.
+_SHELL_HTTP_MARGIN_S = 10.0
+
+
+def _function(name: ToolName, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    parameters = {"type": "object", "properties": properties, "required": list(properties)}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
+
+
+_TEXT = {"type": "string"}
+TOOL_SPECS: dict[ToolName, dict[str, Any]] = {
+    "sandbox_shell": _function(
+        "sandbox_shell",
+        "Run a shell command in this conversation's sandbox workspace; returns its output.",
+        {"command": {**_TEXT, "description": "the command line, run with /bin/sh -c"}},
+    ),
+    "json_replace": _function(
+        "json_replace",
+        "Set the value at a path in a JSON document; returns the new JSON text.",
+        {
+            "json": {**_TEXT, "description": "the JSON document"},
+            "path": {**_TEXT, "description": "where to set, like a.b[0].c"},
+            "value": {
+                **_TEXT,
+                "description": 'the new value as JSON (42, true, "text"); plain text is a string',
+            },
+        },
+    ),
+    "knowledge_search": _function(
+        "knowledge_search",
+        "Search the agent's knowledge datasets; returns the best matching passages.",
+        {"query": {**_TEXT, "description": "what to look for"}},
+    ),
+    "web_search": _function(
+        "web_search",
+        "Search the web; returns result titles, links and snippets.",
+        {"query": {**_TEXT, "description": "the search query"}},
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    output: str
+    is_error: bool = False
+
+
+class Toolbox:
+    """The tools one run may use: those enabled on the agent, wired to the run's services."""
+
+    def __init__(self, request: RunRequest, http: httpx.AsyncClient, shell_timeout_s: float) -> None:
+        self._request = request
+        self._http = http
+        self._shell_timeout_s = shell_timeout_s
+        self.enabled: list[ToolName] = list(
+            dict.fromkeys(tool.name for tool in request.agent.tools if tool.enabled)
+        )
+
+    def specs(self) -> list[dict[str, Any]]:
+        return [TOOL_SPECS[name] for name in self.enabled]
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        if name not in self.enabled:
+            available = ", ".join(self.enabled) or "no tools"
+            return ToolResult(f"Unknown tool {name!r}: this agent can use {available}.", True)
+        try:
+            result = await self._dispatch(name, arguments)
+        except _ToolFailure as failure:
+            result = ToolResult(str(failure), True)
+        if len(result.output) > MAX_OUTPUT_CHARS:
+            result = ToolResult(result.output[:MAX_OUTPUT_CHARS] + "\n[output truncated]", result.is_error)
+        return result
+
+    async def _dispatch(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        if name == "sandbox_shell":
+            return await self._sandbox_shell(_text_argument(arguments, "command"))
+        if name == "json_replace":
+            document, path = _text_argument(arguments, "json"), _text_argument(arguments, "path")
+            try:
+                return ToolResult(json_replace.replace(document, path, _argument(arguments, "value")))
+            except json_replace.JsonReplaceError as exc:
+                raise _ToolFailure(f"json_replace failed: {exc}") from None
+        if name == "knowledge_search":
+            return await self._knowledge_search(_text_argument(arguments, "query"))
+        return await self._web_search(_text_argument(arguments, "query"))
+
+    async def _sandbox_shell(self, command: str) -> ToolResult:
+        shellctl_url = self._request.services.shellctl_url
+        if not shellctl_url:
+            raise _ToolFailure(
+                "sandbox_shell is unavailable: no sandbox (shellctl) is configured for this run."
+            )
+        timeout = self._shell_timeout_s
+        reply = await self._post(
+            "sandbox_shell",
+            f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec",
+            {"command": command, "timeout_s": timeout},
+            headers={},
+            timeout=timeout + _SHELL_HTTP_MARGIN_S,
+        )
+        stdout, stderr = reply.get("stdout", ""), reply.get("stderr", "")
+        if reply.get("timed_out"):
+            partial = f"\nOutput before the timeout:\n{stdout}" if stdout else ""
+            return ToolResult(f"Command timed out after {timeout:g}s{partial}", True)
+        parts = [] if reply.get("exit_code") == 0 else [f"Exit code {reply.get('exit_code')}"]
+        parts += [stdout] if stdout else []
+        parts += [f"[stderr]\n{stderr}"] if stderr else []
+        parts += ["[output truncated]"] if reply.get("truncated") else []
+        return ToolResult("\n".join(parts) if parts else "(no output)")
+
+    async def _knowledge_search(self, query: str) -> ToolResult:
+        service = self._request.services.knowledge
+        if service is None:
+            raise _ToolFailure(
+                "knowledge_search is unavailable: no knowledge retrieval is configured for this run."
+            )
+        knowledge = self._request.agent.knowledge
+        reply = await self._post(
+            "knowledge_search",
+            service.retrieve_url,
+            {
+                "query": query,
+                "dataset_ids": knowledge.dataset_ids,
+                "top_k": knowledge.top_k,
+                "score_threshold": knowledge.score_threshold,
+            },
+            headers={"Authorization": f"Bearer {service.token.get_secret_value()}"},
+        )
+        records = [record for record in reply.get("records") or [] if isinstance(record, dict)]
+        rendered = [_render_record(number, record) for number, record in enumerate(records, start=1)]
+        return ToolResult("\n\n".join(rendered) or "No matching passages found.")
+
+    async def _web_search(self, query: str) -> ToolResult:
+        service = self._request.services.web_search
+        if service is None:
+            raise _ToolFailure(
+                "web_search is unavailable: no web search provider is configured for this run."
+            )
+        reply = await self._post(
+            "web_search",
+            f"{service.base_url.rstrip('/')}/search",
+            {"query": query},
+            headers={"Authorization": f"Bearer {service.api_key.get_secret_value()}"},
+        )
+        results = reply.get("results")
+        if not isinstance(results, list):
+            return ToolResult(json.dumps(reply, ensure_ascii=False))  # an unknown shape, passed on as is
+        rendered = [_render_result(result) for result in results if isinstance(result, dict)]
+        return ToolResult("\n\n".join(rendered) or "No results found.")
+
+    async def _post(
+        self,
+        tool: str,
+        url: str,
+        body: dict[str, Any],
+        headers: dict[str, str],
+        timeout: float = _SERVICE_TIMEOUT_S,
+    ) -> dict[str, Any]:
+        try:
+            response = await self._http.post(url, json=body, headers=headers, timeout=timeout)
+        except httpx.HTTPError as exc:
+            raise _ToolFailure(
+                f"{tool} failed: cannot reach its service ({str(exc) or type(exc).__name__})."
+            ) from None
+        try:
+            reply = response.json()
+        except ValueError:
+            reply = None
+        if response.status_code >= 400:
+            detail = reply.get("message") if isinstance(reply, dict) else None
+            detail = detail or response.text.strip()[:300] or response.reason_phrase
+            raise _ToolFailure(f"{tool} failed: HTTP {response.status_code}: {detail}")
+        if not isinstance(reply, dict):
+            raise _ToolFailure(f"{tool} failed: its service did not answer with a JSON object.")
+        return reply
+
+
+class _ToolFailure(Exception):
+    pass
+
+
+def _render_record(number: int, record: dict[str, Any]) -> str:
+    score = float(record.get("score") or 0)
+    return f"[{number}] {record.get('document_name', 'document')} (score {score:.2f})\n{record.get('content', '')}"
+
+
+def _render_result(result: dict[str, Any]) -> str:
+    snippet = result.get("snippet") or result.get("content") or ""
+    return f"{result.get('title', '')} — {result.get('url', '')}\n{snippet}".strip()
+
+
+def _argument(arguments: dict[str, Any], name: str) -> Any:
+    if name not in arguments:
+        raise _ToolFailure(f"Missing argument {name!r}.")
+    return arguments[name]
+
+
+def _text_argument(arguments: dict[str, Any], name: str) -> str:
+    value = _argument(arguments, name)
+    if not isinstance(value, str):
+        raise _ToolFailure(f"Argument {name!r} must be a string.")
+    return value

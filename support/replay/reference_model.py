@@ -1,0 +1,331 @@
+"""A deterministic OpenAI-compatible model server, for recording cassettes where no real provider
+key exists (those cassettes say `recorded_from: reference-model`).
+
+    python -m support.replay.reference_model --port 0
+    -> REFERENCE_MODEL_READY {"url": "http://127.0.0.1:PORT/v1"}
+
+Routes: `GET /v1/models` (`gpt-4o-mini`, `gpt-4o`), `POST /v1/chat/completions` (JSON, or SSE with
+`stream: true`), and `POST /v1/search` `{query}`: a deterministic web-search provider for the
+`web_search` tool. Every route requires `Authorization: Bearer <anything non-empty>` (else a
+provider-style 401), so credential wiring is exercised.
+
+The reply is a pure function of the conversation (no clock, no randomness; ids are hashes):
+
+1. The last message is a tool result -> `Tool <name> returned: <content>` (content trimmed, at most
+   500 characters).
+2. Otherwise the last user message decides; a tool is only called when it is offered:
+   - ``run the command `X` `` -> `sandbox_shell {"command": X}`;
+   - `search the knowledge base for X` -> `knowledge_search {"query": X}`;
+   - `search the web for X` -> `web_search {"query": X}`;
+   - `set PATH to VALUE in this JSON: {...}` -> `json_replace {"json", "path", "value"}`.
+   (X loses trailing whitespace and `.`, `?`, `!`; phrases match case-insensitively.)
+3. `reply with exactly: X` -> `X`.
+4. Anything else -> `You said: <last user message>`.
+
+Streaming sends several chunks per reply, like OpenAI: the text in pieces of about three words, tool
+call arguments in pieces of a few characters, then a usage chunk if `stream_options.include_usage`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+MODELS = ("gpt-4o-mini", "gpt-4o")
+READY_PREFIX = "REFERENCE_MODEL_READY"
+TOOL_RESULT_CHARS = 500
+_CREATED = 1_700_000_000  # a fixed timestamp: recordings must not differ between runs
+_WORDS_PER_CHUNK = 3
+_ARGUMENT_CHUNK_CHARS = 12
+_TRAILING = " \t\r\n.?!"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str | None = None
+    tool_call: ToolCall | None = None
+
+
+_TOOL_RULES: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str, str]]], ...] = (
+    (
+        "sandbox_shell",
+        re.compile(r"run the command `([^`]+)`", re.IGNORECASE),
+        lambda match: {"command": match[1]},
+    ),
+    (
+        "knowledge_search",
+        re.compile(r"search the knowledge base for (.+)", re.IGNORECASE | re.DOTALL),
+        lambda match: {"query": match[1].rstrip(_TRAILING)},
+    ),
+    (
+        "web_search",
+        re.compile(r"search the web for (.+)", re.IGNORECASE | re.DOTALL),
+        lambda match: {"query": match[1].rstrip(_TRAILING)},
+    ),
+    (
+        "json_replace",
+        re.compile(r"set (\S+) to (.+?) in this JSON:\s*([\[{].*[\]}])", re.IGNORECASE | re.DOTALL),
+        lambda match: {"json": match[3], "path": match[1], "value": match[2]},
+    ),
+)
+_EXACT = re.compile(r"reply with exactly:\s*(.+)", re.IGNORECASE | re.DOTALL)
+
+
+def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
+    """The deterministic rules from the module docstring."""
+    last = messages[-1]
+    if last.get("role") == "tool":
+        content = _text(last.get("content")).strip()[:TOOL_RESULT_CHARS]
+        return Reply(text=f"Tool {_tool_name(messages, last.get('tool_call_id'))} returned: {content}")
+    user = next(
+        (_text(message.get("content")) for message in reversed(messages) if message.get("role") == "user"), ""
+    )
+    for tool, pattern, arguments in _TOOL_RULES:
+        if tool in offered_tools and (match := pattern.search(user)):
+            return Reply(tool_call=ToolCall(tool, arguments(match)))
+    if match := _EXACT.search(user):
+        return Reply(text=match[1].strip())
+    return Reply(text=f"You said: {user}")
+
+
+def _text(content: Any) -> str:
+    """Message content is a string, or a list of parts of which the text parts count."""
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
+
+
+def _tool_name(messages: list[dict[str, Any]], call_id: str | None) -> str:
+    for message in reversed(messages):
+        for call in message.get("tool_calls") or []:
+            if call.get("id") == call_id:
+                return str((call.get("function") or {}).get("name", "tool"))
+    return "tool"
+
+
+def _provider_error(status: int, message: str, kind: str, code: str | None) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"message": message, "type": kind, "param": None, "code": code}}, status_code=status
+    )
+
+
+def _authorized(request: Request) -> bool:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and bool(token.strip())
+
+
+_UNAUTHORIZED = (
+    401,
+    "You didn't provide an API key (Authorization: Bearer <key>).",
+    "invalid_request_error",
+    "invalid_api_key",
+)
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(title="reference model", openapi_url=None, docs_url=None, redoc_url=None)
+
+    @app.get("/v1/models")
+    async def models(request: Request) -> Response:
+        if not _authorized(request):
+            return _provider_error(*_UNAUTHORIZED)
+        data = [
+            {"id": name, "object": "model", "created": _CREATED, "owned_by": "reference-model"}
+            for name in MODELS
+        ]
+        return JSONResponse({"object": "list", "data": data})
+
+    @app.post("/v1/chat/completions")
+    async def chat_completions(request: Request) -> Response:
+        if not _authorized(request):
+            return _provider_error(*_UNAUTHORIZED)
+        try:
+            body = json.loads(await request.body())
+            messages = body["messages"]
+            if (
+                not isinstance(messages, list)
+                or not messages
+                or not all(isinstance(m, dict) for m in messages)
+            ):
+                raise ValueError("messages must be a non-empty list of objects")
+            offered = {tool["function"]["name"] for tool in body.get("tools") or []}
+        except (ValueError, KeyError, TypeError) as error:
+            return _provider_error(400, f"Invalid request: {error}", "invalid_request_error", None)
+        model = body.get("model")
+        if model not in MODELS:
+            return _provider_error(
+                404, f"The model `{model}` does not exist.", "invalid_request_error", "model_not_found"
+            )
+        completion = _Completion(body, answer(messages, offered))
+        if body.get("stream"):
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            return StreamingResponse(_sse(completion.chunks(include_usage)), media_type="text/event-stream")
+        return JSONResponse(completion.whole())
+
+    @app.post("/v1/search")
+    async def search(request: Request) -> Response:
+        if not _authorized(request):
+            return _provider_error(*_UNAUTHORIZED)
+        try:
+            query = str(json.loads(await request.body())["query"])
+        except (ValueError, KeyError, TypeError):
+            return _provider_error(
+                400, 'Invalid request: expected {"query": ...}', "invalid_request_error", None
+            )
+        results = [
+            {
+                "title": f"{query} ({n})",
+                "url": f"https://example.com/search/{n}",
+                "snippet": f"Reference search result {n} for {query}.",
+            }
+            for n in (1, 2)
+        ]
+        return JSONResponse({"query": query, "results": results})
+
+    return app
+
+
+class _Completion:
+    """One reply rendered as a chat.completion or as its chunks, with ids derived from the request."""
+
+    def __init__(self, body: dict[str, Any], reply: Reply) -> None:
+        digest = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).hexdigest()
+        self.id = f"chatcmpl-ref{digest[:24]}"
+        self.call_id = f"call_ref{digest[24:48]}"
+        self.model = body["model"]
+        self.reply = reply
+        prompt = " ".join(_text(message.get("content")) for message in body["messages"])
+        self.usage = {"prompt_tokens": len(prompt.split()), "completion_tokens": len(self._output().split())}
+        self.usage["total_tokens"] = self.usage["prompt_tokens"] + self.usage["completion_tokens"]
+
+    def _output(self) -> str:
+        call = self.reply.tool_call
+        return self.reply.text or "" if call is None else json.dumps(call.arguments)
+
+    def whole(self) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": self.reply.text, "refusal": None}
+        if call := self.reply.tool_call:
+            message["tool_calls"] = [
+                {
+                    "id": self.call_id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+            ]
+        return {
+            "id": self.id,
+            "object": "chat.completion",
+            "created": _CREATED,
+            "model": self.model,
+            "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": self._finish()}],
+            "usage": self.usage,
+        }
+
+    def chunks(self, include_usage: bool) -> list[dict[str, Any]]:
+        chunks = [self._chunk({"role": "assistant", "content": "" if self.reply.tool_call is None else None})]
+        if call := self.reply.tool_call:
+            arguments = json.dumps(call.arguments)
+            chunks.append(
+                self._chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": self.call_id,
+                                "type": "function",
+                                "function": {"name": call.name, "arguments": ""},
+                            }
+                        ]
+                    }
+                )
+            )
+            for start in range(0, len(arguments), _ARGUMENT_CHUNK_CHARS):
+                piece = arguments[start : start + _ARGUMENT_CHUNK_CHARS]
+                chunks.append(self._chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}))
+        else:
+            words = re.findall(r"\s*\S+\s*|\s+", self.reply.text or "")
+            for start in range(0, len(words), _WORDS_PER_CHUNK):
+                chunks.append(self._chunk({"content": "".join(words[start : start + _WORDS_PER_CHUNK])}))
+        chunks.append(self._chunk({}, self._finish()))
+        if include_usage:
+            chunks.append({**self._envelope(), "choices": [], "usage": self.usage})
+        return chunks
+
+    def _finish(self) -> str:
+        return "stop" if self.reply.tool_call is None else "tool_calls"
+
+    def _envelope(self) -> dict[str, Any]:
+        return {"id": self.id, "object": "chat.completion.chunk", "created": _CREATED, "model": self.model}
+
+    def _chunk(self, delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return {
+            **self._envelope(),
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}],
+        }
+
+
+async def _sse(chunks: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    for chunk in chunks:
+        yield f"data: {json.dumps(chunk)}\n\n".encode()
+    yield b"data: [DONE]\n\n"
+
+
+class _Server(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, url: str) -> None:
+        super().__init__(config)
+        self._url = url
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:  # announced only once the socket accepts connections
+            print(f"{READY_PREFIX} {json.dumps({'url': self._url})}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m support.replay.reference_model", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port (default)")
+    args = parser.parse_args(argv)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    url = f"http://{args.host}:{sock.getsockname()[1]}/v1"
+    config = uvicorn.Config(create_app(), log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    # uvicorn shuts down gracefully on SIGTERM/SIGINT, then re-raises the signal: make that a clean exit.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _exit_quietly)
+    try:
+        _Server(config, url).run(sockets=[sock])
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    finally:
+        sock.close()
+    return 0
+
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

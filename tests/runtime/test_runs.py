@@ -1,0 +1,359 @@
+"""The runtime as a real process: runs against the reference model and a real shellctl, and
+against a scripted provider for retries, provider errors, cancellation and disconnects."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from tests.runtime.conftest import SHELL_TIMEOUT_S
+from tests.runtime.runtime_testing import (
+    KNOWLEDGE_TOKEN,
+    MODEL_KEY,
+    SEARCH_KEY,
+    CallTool,
+    ScriptedProvider,
+    Stall,
+    Status,
+    Text,
+    message_text,
+    names,
+    read_events,
+    run_body,
+    run_events,
+)
+from tests.runtime.service_process import Service
+
+
+def _wait_until(condition: Callable[[], bool], timeout_s: float = 5) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.02)
+
+
+def test_probes(client: httpx.Client) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert "/runs" in client.get("/openapi.json").json()["paths"]
+
+
+def test_reply_streams_in_several_deltas(client: httpx.Client, reference_model_url: str) -> None:
+    body = run_body(reference_model_url, "reply with exactly: The quick brown fox jumps over the lazy dog")
+    events = run_events(client, body)
+    assert names(events)[0] == "run.started" and events[0].data == {"run_id": body["run_id"]}
+    assert names(events)[-1] == "run.completed"
+    assert names(events).count("message.delta") >= 3
+    assert message_text(events) == "The quick brown fox jumps over the lazy dog"
+    completed = events[-1].data
+    assert completed["message"] == "The quick brown fox jumps over the lazy dog"
+    usage = completed["usage"]
+    assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] == 9
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
+
+
+def test_history_reaches_the_model(
+    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    history = [{"role": "user", "content": "first"}, {"role": "assistant", "content": "You said: first"}]
+    run_events(client, run_body(f"{scripted_url}/v1", "second", history=history, tools=("json_replace",)))
+    (call,) = scripted.chat_calls()
+    messages = call.body["messages"]
+    assert messages[0]["role"] == "system" and messages[0]["content"].startswith(
+        "You are a careful test agent."
+    )
+    assert messages[1:] == [*history, {"role": "user", "content": "second"}]
+    assert call.body["stream"] is True and call.body["stream_options"] == {"include_usage": True}
+    assert (call.body["temperature"], call.body["max_tokens"], call.body["model"]) == (
+        0.2,
+        256,
+        "gpt-4o-mini",
+    )
+    assert [tool["function"]["name"] for tool in call.body["tools"]] == ["json_replace"]
+    assert call.headers["x-model-caller"] == "agent"
+    assert call.headers["authorization"] == f"Bearer {MODEL_KEY}"
+
+
+def test_disabled_tools_are_not_offered(
+    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    body = run_body(f"{scripted_url}/v1", "hi")
+    body["agent"]["tools"] = [{"name": "sandbox_shell", "enabled": False}]
+    run_events(client, body)
+    assert "tools" not in scripted.chat_calls()[0].body
+
+
+def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str, shellctl_url: str) -> None:
+    body = run_body(
+        reference_model_url,
+        "Please run the command `echo sandbox-$((6*7))`.",
+        tools=("sandbox_shell",),
+        services={"shellctl_url": shellctl_url},
+    )
+    events = run_events(client, body)
+    assert names(events) == [
+        "run.started",
+        "tool.call",
+        "tool.result",
+        *["message.delta"] * 2,
+        "run.completed",
+    ]
+    call, result = events[1].data, events[2].data
+    assert (call["name"], call["arguments"]) == ("sandbox_shell", {"command": "echo sandbox-$((6*7))"})
+    assert result == {"id": call["id"], "name": "sandbox_shell", "output": "sandbox-42\n", "is_error": False}
+    assert events[-1].data["message"] == "Tool sandbox_shell returned: sandbox-42"
+
+
+def test_sandbox_timeout_is_a_tool_error(
+    client: httpx.Client, reference_model_url: str, shellctl_url: str
+) -> None:
+    body = run_body(
+        reference_model_url,
+        "run the command `sleep 20`",
+        tools=("sandbox_shell",),
+        services={"shellctl_url": shellctl_url},
+    )
+    started = time.monotonic()
+    events = run_events(client, body)
+    assert time.monotonic() - started < SHELL_TIMEOUT_S + 5
+    result = next(event.data for event in events if event.name == "tool.result")
+    assert result["is_error"] is True
+    assert result["output"] == f"Command timed out after {SHELL_TIMEOUT_S}s"
+    assert (
+        events[-1].data["message"]
+        == f"Tool sandbox_shell returned: Command timed out after {SHELL_TIMEOUT_S}s"
+    )
+
+
+def test_sandbox_without_shellctl_is_a_clear_tool_error(
+    client: httpx.Client, reference_model_url: str
+) -> None:
+    events = run_events(
+        client, run_body(reference_model_url, "run the command `ls`", tools=("sandbox_shell",))
+    )
+    result = next(event.data for event in events if event.name == "tool.result")
+    assert result["is_error"] is True
+    assert "no sandbox (shellctl) is configured" in result["output"]
+    assert names(events)[-1] == "run.completed"
+
+
+def test_json_replace(client: httpx.Client, reference_model_url: str) -> None:
+    query = 'set settings.limits[1] to 99 in this JSON: {"settings": {"limits": [1, 2, 3]}}'
+    events = run_events(client, run_body(reference_model_url, query, tools=("json_replace",)))
+    result = next(event.data for event in events if event.name == "tool.result")
+    assert result["is_error"] is False
+    assert json.loads(result["output"]) == {"settings": {"limits": [1, 99, 3]}}
+    assert events[-1].data["message"] == 'Tool json_replace returned: {"settings": {"limits": [1, 99, 3]}}'
+
+
+def test_knowledge_search_calls_the_retrieve_endpoint(
+    client: httpx.Client, reference_model_url: str, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    body = run_body(
+        reference_model_url,
+        "search the knowledge base for the launch code",
+        tools=("knowledge_search",),
+        services={
+            "knowledge": {"retrieve_url": f"{scripted_url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN}
+        },
+        knowledge={"dataset_ids": ["ds-1"], "top_k": 2, "score_threshold": 0.1},
+    )
+    events = run_events(client, body)
+    (retrieve,) = [seen for seen in scripted.seen if seen.path == "/knowledge/retrieve"]
+    assert retrieve.headers["authorization"] == f"Bearer {KNOWLEDGE_TOKEN}"
+    assert retrieve.body == {
+        "query": "the launch code",
+        "dataset_ids": ["ds-1"],
+        "top_k": 2,
+        "score_threshold": 0.1,
+    }
+    assert "KNOWLEDGE-TOKEN-7" in events[-1].data["message"]
+
+
+def test_web_search_calls_the_provider(client: httpx.Client, reference_model_url: str) -> None:
+    body = run_body(
+        reference_model_url,
+        "search the web for agent builders",
+        tools=("web_search",),
+        services={"web_search": {"base_url": reference_model_url, "api_key": SEARCH_KEY}},
+    )
+    events = run_events(client, body)
+    result = next(event.data for event in events if event.name == "tool.result")
+    assert result["is_error"] is False
+    assert result["output"].startswith("agent builders (1) — https://example.com/search/1\n")
+    assert events[-1].data["message"].startswith("Tool web_search returned: agent builders (1)")
+
+
+def test_500_then_success_is_retried_once(
+    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Status(500), Text("recovered answer"))
+    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    assert names(events)[:2] == ["run.started", "retry"]
+    assert events[1].data == {"attempt": 1, "status": 500, "delay_ms": 10}
+    assert names(events).count("retry") == 1
+    assert events[-1].name == "run.completed"
+    assert events[-1].data["message"] == "recovered answer "
+    assert len(scripted.chat_calls()) == 2
+
+
+def test_401_fails_without_retry_and_hides_the_key(
+    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Status(401, f"Incorrect API key provided: {MODEL_KEY}"))
+    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    assert names(events) == ["run.started", "run.failed"]
+    failed = events[-1].data
+    assert (failed["code"], failed["status"]) == ("provider_auth_failed", 401)
+    assert "Incorrect API key provided" in failed["message"] and MODEL_KEY not in failed["message"]
+    assert len(scripted.chat_calls()) == 1
+
+
+def test_400_is_a_provider_error(client: httpx.Client, scripted: ScriptedProvider, scripted_url: str) -> None:
+    scripted.reset(Status(400, "max_tokens is too large"))
+    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    assert names(events) == ["run.started", "run.failed"]
+    assert events[-1].data["code"] == "provider_error"
+    assert "max_tokens is too large" in events[-1].data["message"]
+
+
+def test_exhausted_budget_is_provider_unavailable(
+    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Status(503), Status(429), Status(502))
+    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    assert names(events) == ["run.started", "retry", "retry", "run.failed"]
+    assert [event.data["delay_ms"] for event in events[1:3]] == [10, 20]
+    assert events[-1].data["code"] == "provider_unavailable"
+    assert events[-1].data["status"] == 502
+
+
+def test_unreachable_provider_is_retried_then_unavailable(client: httpx.Client) -> None:
+    events = run_events(client, run_body("http://127.0.0.1:9/v1", "hi"))
+    assert names(events) == ["run.started", "retry", "retry", "run.failed"]
+    assert "error" in events[1].data and "status" not in events[1].data
+    assert events[-1].data["code"] == "provider_unavailable"
+
+
+def test_tool_loop_is_bounded(client: httpx.Client, scripted: ScriptedProvider, scripted_url: str) -> None:
+    scripted.reset(*[CallTool("json_replace", {"json": "{}", "path": "a", "value": "1"})] * 7)
+    events = run_events(client, run_body(f"{scripted_url}/v1", "loop", tools=("json_replace",)))
+    assert names(events).count("tool.result") == 6
+    assert events[-1].name == "run.failed" and events[-1].data["code"] == "tool_loop_limit"
+
+
+def test_cancel_ends_a_stalled_run_promptly(
+    client: httpx.Client, runtime: Service, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Stall("partial words"))
+    body = run_body(f"{scripted_url}/v1", "hi")
+    with client.stream("POST", "/runs", json=body) as response:
+        events = read_events(response.iter_lines())
+        assert [next(events).name for _ in range(3)] == ["run.started", "message.delta", "message.delta"]
+        started = time.monotonic()
+        cancel = httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
+        assert cancel.status_code == 202
+        assert cancel.json() == {"run_id": body["run_id"], "status": "cancelling"}
+        rest = list(events)
+    assert time.monotonic() - started < 2
+    assert [event.name for event in rest] == ["run.cancelled"]
+    assert rest[0].data == {"partial_message": "partial words "}
+    assert scripted.disconnected.wait(5), "the provider stream was not abandoned"
+    assert httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").json()["code"] == "run_not_found"
+
+
+def test_client_disconnect_cancels_the_run(
+    runtime: Service, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Stall())
+    body = run_body(f"{scripted_url}/v1", "hi")
+    with (
+        httpx.Client(base_url=runtime.url, timeout=30) as own,
+        own.stream("POST", "/runs", json=body) as response,
+    ):
+        events = read_events(response.iter_lines())
+        assert next(events).name == "run.started"
+        _wait_until(lambda: bool(scripted.chat_calls()))  # the stall is parked upstream
+    assert scripted.disconnected.wait(5), "the provider stream was not abandoned"
+    _wait_until(lambda: httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").status_code == 404)
+
+
+def test_duplicate_active_run_id_is_409(
+    client: httpx.Client, runtime: Service, scripted: ScriptedProvider, scripted_url: str
+) -> None:
+    scripted.reset(Stall())
+    body = run_body(f"{scripted_url}/v1", "hi")
+    with client.stream("POST", "/runs", json=body) as response:
+        events = read_events(response.iter_lines())  # kept: dropping the iterator closes the connection
+        assert next(events).name == "run.started"
+        duplicate = httpx.post(f"{runtime.url}/runs", json=body)
+        assert duplicate.status_code == 409 and duplicate.json()["code"] == "run_exists"
+        httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda body: body.pop("query"),
+        lambda body: body.update(conversation_id="has spaces"),
+        lambda body: body["agent"]["model"].update(base_url="ftp://nope"),
+        lambda body: body["agent"]["tools"].append({"name": "rm_rf", "enabled": True}),
+        lambda body: body["agent"]["parameters"].update(temperature=3),
+    ],
+)
+def test_invalid_requests_are_422_without_echoing_input(client: httpx.Client, change: object) -> None:
+    body = run_body("http://127.0.0.1:1/v1", "hi")
+    change(body)  # type: ignore[operator]
+    response = client.post("/runs", json=body)
+    assert response.status_code == 422
+    assert response.json()["code"] == "invalid_request" and response.json()["message"]
+    assert MODEL_KEY not in response.text
+
+
+def test_cancel_unknown_run_is_404(client: httpx.Client) -> None:
+    response = client.post("/runs/nope/cancel")
+    assert response.status_code == 404 and response.json()["code"] == "run_not_found"
+
+
+def test_secrets_never_reach_the_log(
+    client: httpx.Client,
+    runtime: Service,
+    reference_model_url: str,
+    scripted: ScriptedProvider,
+    scripted_url: str,
+) -> None:
+    scripted.reset(Status(401, f"bad key {MODEL_KEY}"))
+    run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    body = run_body(
+        reference_model_url,
+        "search the web for secrets",
+        tools=("web_search", "knowledge_search"),
+        services={
+            "web_search": {"base_url": reference_model_url, "api_key": SEARCH_KEY},
+            "knowledge": {"retrieve_url": f"{scripted_url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN},
+        },
+    )
+    assert run_events(client, body)[-1].name == "run.completed"
+    log = runtime.log_text()
+    assert f"run {body['run_id']}: run.completed" in log
+    for secret in (MODEL_KEY, KNOWLEDGE_TOKEN, SEARCH_KEY):
+        assert secret not in log
+
+
+def test_concurrent_runs_are_independent(client: httpx.Client, reference_model_url: str) -> None:
+    results: dict[int, str] = {}
+
+    def run(number: int) -> None:
+        events = run_events(client, run_body(reference_model_url, f"reply with exactly: answer {number}"))
+        results[number] = events[-1].data["message"]
+
+    threads = [threading.Thread(target=run, args=(number,)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {number: f"answer {number}" for number in range(4)}
