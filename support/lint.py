@@ -350,12 +350,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m support.lint", description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, default=[Path("features")], help="files or folders")
     parser.add_argument("--steps", type=Path, default=Path("steps"), help="step definitions folder")
+    parser.add_argument("--cassettes", type=Path, default=Path("features/cassettes"), help="model cassettes folder")
     args = parser.parse_args(argv)
     report = lint(args.paths, args.steps)
-    for problem in report.problems:
+    # Imported here: the cassette checks need the replay package, the grammar checks don't.
+    from support.replay.lint import check_cassettes
+    from support.settings import load_settings
+
+    problems = list(report.problems)
+    for features_dir in (path for path in args.paths if path.is_dir()):
+        problems += check_cassettes(features_dir, args.cassettes, load_settings().model_mode)
+    for problem in problems:
         print(problem)
-    if report.problems:
-        print(f"{len(report.problems)} problem(s) in {report.feature_files} feature files", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in {report.feature_files} feature files", file=sys.stderr)
         return 1
     print(f"{report.feature_files} feature files, {report.scenarios} scenarios: OK")
     return 0

@@ -25,24 +25,15 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 from gherkin.token_scanner import TokenScanner
 
+from support.lint import Problem
 from support.replay.cassette import Cassette, CassetteError, cassette_relpath, feature_stem, load_cassette
 from support.replay.matching import ChatRequest, normalize_text
 from support.replay.scope import Mode
 
 EXTERNAL_MODEL_TAG = "@external-model"
+EXTERNAL_TAGS = frozenset({EXTERNAL_MODEL_TAG, "@external-tool"})
 _QUOTED = re.compile(r'"([^"]*)"')
 _MIN_WRAPPED = 8
-
-
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    line: int
-    rule: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.rule}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +54,9 @@ def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "repla
         relative = feature.relative_to(features_dir).as_posix()
         try:
             for scenario in _scenarios(feature):
-                owners.setdefault(cassette_relpath(relative, scenario.name), []).append(scenario)
+                # Only scenarios that call providers at run time get a replay scope, so only they own cassettes.
+                if scenario.tags & EXTERNAL_TAGS:
+                    owners.setdefault(cassette_relpath(relative, scenario.name), []).append(scenario)
         except ParserError as error:
             # The tag linter reports the syntax; here it only means this feature's cassettes are unchecked.
             unparsable.add(feature_stem(relative))
@@ -124,7 +117,7 @@ def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "repla
                             f"{cassettes_dir / path}; record it (E2E_MODEL_MODE=record)",
                         )
                     )
-    return sorted(problems, key=lambda p: (p.file, p.line, p.rule))
+    return sorted(problems, key=lambda p: (p.path, p.line, p.rule))
 
 
 def _scenarios(feature: Path) -> Iterator[_Scenario]:

@@ -70,7 +70,7 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def rules(problems: list[Problem]) -> list[tuple[str, int, str]]:
-    return [(Path(p.file).name, p.line, p.rule) for p in problems]
+    return [(Path(p.path).name, p.line, p.rule) for p in problems]
 
 
 def test_consistent_tree_only_reports_the_missing_cassette(tree: tuple[Path, Path]) -> None:
@@ -113,7 +113,7 @@ def test_prompt_drift_when_the_step_text_changed(tree: tuple[Path, Path]) -> Non
     feature = features / "agent" / "chat.feature"
     feature.write_text(FEATURE.replace("capital of France", "capital of Spain"))
     [problem] = check_cassettes(features, cassettes, "record")
-    assert (Path(problem.file).name, problem.line, problem.rule) == ("chat.feature", 7, "replay-prompt-drift")
+    assert (Path(problem.path).name, problem.line, problem.rule) == ("chat.feature", 7, "replay-prompt-drift")
     assert 'recorded the user prompt "What is the capital of France?"' in problem.message
 
 
@@ -121,7 +121,7 @@ def test_malformed_cassette_names_file_line_and_reason(tree: tuple[Path, Path]) 
     features, cassettes = tree
     (cassettes / "agent/chat/ask-a-question.json").write_text('{\n  "version": 1,\n  oops\n}')
     [problem] = check_cassettes(features, cassettes, "record")
-    assert (Path(problem.file).name, problem.line, problem.rule) == (
+    assert (Path(problem.path).name, problem.line, problem.rule) == (
         "ask-a-question.json",
         3,
         "replay-cassette-malformed",

@@ -1,0 +1,5 @@
+"""behave entry point: the lifecycle lives in support/hooks.py."""
+
+from support.hooks import after_all, after_scenario, before_all, before_scenario
+
+__all__ = ["before_all", "before_scenario", "after_scenario", "after_all"]

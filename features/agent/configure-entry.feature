@@ -1,0 +1,31 @@
+@core
+Feature: Configure entry
+  Opening an agent shows its whole draft, section by section, with the
+  publish bar telling whether it has ever been published.
+
+  Scenario: The configure page shows every section of the draft
+    Given a basic configured agent has been created via API
+    When I open the agent's configure page
+    Then I see the configure sections:
+      | section             |
+      | Instructions        |
+      | Model               |
+      | Advanced settings   |
+      | Opening statement   |
+      | Suggested questions |
+      | Tools               |
+      | Knowledge           |
+      | Files               |
+    And the instructions field shows the agent's instructions
+    And the publish bar shows "Not published"
+
+  Scenario: The roster link opens the agent's configure page
+    Given a basic configured agent has been created via API
+    When I open the agent roster
+    And I open the agent from the roster
+    Then I see the agent's configure page
+
+  Scenario: The configure page offers no model when none is active
+    Given a basic configured agent has been created via API
+    When I open the agent's configure page
+    Then the model picker shows "No model"

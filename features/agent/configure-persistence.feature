@@ -1,0 +1,51 @@
+@core
+Feature: Configure persistence
+  What a user types into the configure page is the draft: it survives a
+  refresh and leaving the page at once, and a save based on a stale revision
+  never overwrites what another tab saved first.
+
+  Background:
+    Given a basic configured agent has been created via API
+
+  Scenario: Instructions remain visible after refresh
+    When I open the agent's configure page
+    And I replace the instructions with "Answer in exactly three bullet points."
+    Then the configuration should be saved automatically
+    When I refresh the page
+    Then the instructions field shows "Answer in exactly three bullet points."
+
+  Scenario: Leaving the page right after an edit keeps the edit
+    When I open the agent's configure page
+    And I replace the instructions with "Written just before leaving."
+    And I immediately open the agent roster
+    Then the agent's draft instructions become "Written just before leaving."
+    When I open the agent's configure page
+    Then the instructions field shows "Written just before leaving."
+
+  Scenario: A save based on a stale revision is refused visibly
+    When I open the agent's configure page
+    And another tab saves the instructions "Saved from another tab."
+    And I replace the instructions with "Saved from this tab."
+    Then the publish bar shows "Save failed: this agent was changed elsewhere. Reload to get the latest version."
+    And the agent's draft instructions are "Saved from another tab."
+
+  Scenario: Opening statement and suggested questions remain after refresh
+    When I open the agent's configure page
+    And I replace the opening statement with "Hi! Ask me about orchids."
+    And I add the suggested question "How often should I water?"
+    And I add the suggested question "Which light is best?"
+    Then the configuration should be saved automatically
+    When I refresh the page
+    Then the opening statement field shows "Hi! Ask me about orchids."
+    And the suggested questions are "How often should I water?" and "Which light is best?"
+
+  Scenario: Tool switches remain after refresh
+    When I open the agent's configure page
+    And I enable the tool "JSON replace"
+    And I enable the tool "Sandbox shell"
+    Then the configuration should be saved automatically
+    When I disable the tool "Sandbox shell"
+    Then the configuration should be saved automatically
+    When I refresh the page
+    Then the tool "JSON replace" is enabled
+    And the tool "Sandbox shell" is disabled

@@ -1,0 +1,37 @@
+@core
+Feature: Agent roster
+  The roster lists every agent, narrows by search, creates new agents and
+  deletes them together with everything they own.
+
+  Scenario: Creating an agent from the roster opens its configure page
+    When I open the agent roster
+    And I create an agent named "roster-create" from the roster
+    Then I see the agent's configure page
+    When I open the agent roster
+    Then the agent roster lists the agent
+
+  Scenario: Searching the roster narrows it to the matching agent
+    Given a basic configured agent named "search-alpha" has been created via API
+    And a basic configured agent named "search-beta" has been created via API
+    When I open the agent roster
+    And I search the roster for the agent "search-alpha"
+    Then the agent roster lists the agent "search-alpha"
+    And the agent roster does not list the agent "search-beta"
+
+  Scenario: A search that matches nothing says so
+    When I open the agent roster
+    And I search the roster for "no-agent-has-this-name"
+    Then the agent roster says "No agents match"
+
+  Scenario: Deleting an agent removes it for good
+    Given a basic configured agent has been created via API
+    When I open the agent roster
+    And I delete the agent from the roster
+    Then the agent roster does not list the agent
+    And the agent no longer exists in the console
+
+  Scenario: Cancelling a deletion keeps the agent
+    Given a basic configured agent has been created via API
+    When I open the agent roster
+    And I start deleting the agent from the roster but cancel
+    Then the agent roster lists the agent

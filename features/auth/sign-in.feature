@@ -1,0 +1,30 @@
+@core
+Feature: Sign in and sign out
+  Admins sign in to the console with their email and password. A wrong password
+  starts no session, and signing out ends the session for every console page.
+
+  Background:
+    Given I am signed out
+
+  Scenario: Signing in with the admin credentials opens the agent roster
+    When I sign in with the admin credentials
+    Then I see the agent roster
+    And the navigation shows the admin email
+
+  Scenario: A wrong password is refused visibly and starts no session
+    When I sign in with the admin email and the password "not-the-password"
+    Then I see the sign-in error "Invalid email or password"
+    And opening the agent roster sends me to the sign-in page
+
+  Scenario: Signing out ends the session
+    When I sign in with the admin credentials
+    And I sign out
+    Then I see the sign-in page
+    And opening the agent roster sends me to the sign-in page
+
+  Scenario: Signing in returns to the page that asked for it
+    Given a basic configured agent has been created via API
+    When I open the agent's configure page
+    Then I see the sign-in page
+    When I sign in with the admin credentials
+    Then I see the agent's configure page

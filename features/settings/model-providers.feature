@@ -1,0 +1,23 @@
+@core
+Feature: Model provider settings
+  Providers are validated with a real call when added; a provider that cannot
+  be reached is kept as invalid with the reason, and bad input saves nothing.
+
+  Scenario: A provider that cannot be reached is shown as invalid with the reason
+    When I open the model provider settings
+    And I add a provider named "unreachable" with base URL "http://127.0.0.1:9/v1" and API key "sk-e2e-unreachable-0000"
+    Then the provider "unreachable" shows the status "invalid"
+    And the provider "unreachable" shows an error
+    And the page never shows the secret "sk-e2e-unreachable-0000"
+
+  Scenario: A base URL that is not a URL is refused and nothing is saved
+    When I open the model provider settings
+    And I add a provider named "bad-url" with base URL "not-a-url" and API key "sk-e2e-bad-url-0000"
+    Then I see the provider form error "Base URL"
+    And the provider list does not show "bad-url"
+
+  Scenario: A duplicate provider name is refused
+    Given a model provider named "duplicate" has been added via API
+    When I open the model provider settings
+    And I add a provider named "duplicate" with base URL "http://127.0.0.1:9/v1" and API key "sk-e2e-duplicate-0000"
+    Then I see the provider form error "already"

@@ -1,0 +1,216 @@
+"""The configure page: draft fields, autosave and persistence."""
+
+import re
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.setup import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
+from support.ui.console_pages import ConfigurePage, PublishBar
+from support.world import World
+
+
+def _quoted(text: str) -> list[str]:
+    return re.findall(r'"([^"]*)"', text)
+
+
+@when("I open the agent's configure page")
+def step_open_configure(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url(f"/agents/{current_agent(world).id}/configure"))
+
+
+@then("I see the agent's configure page")
+def step_see_configure(context: Context) -> None:
+    world: World = context.world
+    agent = current_agent(world)
+    expect(world.page).to_have_url(re.compile(rf"/agents/{agent.id}/configure$"))
+    expect(world.page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
+
+
+@then("I see the configure sections:")
+def step_see_sections(context: Context) -> None:
+    world: World = context.world
+    for row in context.table:
+        expect(ConfigurePage(world.page).section(row["section"])).to_be_visible()
+
+
+@then("the instructions field shows the agent's instructions")
+def step_instructions_default(context: Context) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).instructions).to_have_value(BASIC_INSTRUCTIONS)
+
+
+@when('I replace the instructions with "{text}"')
+def step_replace_instructions(context: Context, text: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).instructions.fill(text)
+
+
+@when("I clear the instructions")
+def step_clear_instructions(context: Context) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).instructions.fill("")
+
+
+@then('the instructions field shows "{text}"')
+def step_instructions_show(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).instructions).to_have_value(text)
+
+
+@then("the configuration should be saved automatically")
+def step_saved_automatically(context: Context) -> None:
+    """The one autosave assertion: the publish bar's visible saved state, nothing else."""
+    world: World = context.world
+    expect(PublishBar(world.page).save_state).to_have_text("Saved")
+
+
+@then('the agent\'s draft instructions are "{text}"')
+def step_draft_instructions_are(context: Context, text: str) -> None:
+    world: World = context.world
+    draft = world.console.get_agent(current_agent(world).id).draft
+    assert draft.config.instructions == text, f"draft instructions are {draft.config.instructions!r}"
+
+
+@then('the agent\'s draft instructions become "{text}"')
+def step_draft_instructions_become(context: Context, text: str) -> None:
+    world: World = context.world
+    wait_for_draft(world, current_agent(world).id, lambda agent: agent.draft.config.instructions == text,
+                   f"the instructions {text!r}")
+
+
+@when('I replace the opening statement with "{text}"')
+def step_replace_opening(context: Context, text: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).opening_statement.fill(text)
+
+
+@then('the opening statement field shows "{text}"')
+def step_opening_shows(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).opening_statement).to_have_value(text)
+
+
+def _add_question(page: ConfigurePage, text: str) -> None:
+    count = page.suggested_questions.count()
+    page.add_question.click()
+    page.suggested_question(count + 1).fill(text)
+
+
+@when('I add the suggested question "{text}"')
+def step_add_question(context: Context, text: str) -> None:
+    world: World = context.world
+    _add_question(ConfigurePage(world.page), text)
+
+
+@when("I add the suggested questions {questions}")
+def step_add_questions(context: Context, questions: str) -> None:
+    world: World = context.world
+    for text in _quoted(questions):
+        _add_question(ConfigurePage(world.page), text)
+
+
+@then("the suggested questions are {questions}")
+def step_questions_are(context: Context, questions: str) -> None:
+    world: World = context.world
+    expected = _quoted(questions)
+    fields = ConfigurePage(world.page).suggested_questions
+    expect(fields).to_have_count(len(expected))
+    for index, text in enumerate(expected):
+        expect(fields.nth(index)).to_have_value(text)
+
+
+@then("I cannot add another suggested question")
+def step_cannot_add_question(context: Context) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).add_question).to_be_disabled()
+    expect(world.page.get_by_text("At most 5 questions")).to_be_visible()
+
+
+@then("the agent's draft has {count:d} suggested questions")
+def step_draft_question_count(context: Context, count: int) -> None:
+    world: World = context.world
+    questions = world.console.get_agent(current_agent(world).id).draft.config.suggested_questions
+    assert len(questions) == count, f"the draft has {questions!r}"
+
+
+@when('I enable the tool "{label}"')
+def step_enable_tool(context: Context, label: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).tool(label).check()
+
+
+@when('I disable the tool "{label}"')
+def step_disable_tool(context: Context, label: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).tool(label).uncheck()
+
+
+@then('the tool "{label}" is enabled')
+def step_tool_enabled(context: Context, label: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).tool(label)).to_be_checked()
+
+
+@then('the tool "{label}" is disabled')
+def step_tool_disabled(context: Context, label: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).tool(label)).not_to_be_checked()
+
+
+@when('I set the "{label}" field to "{value}"')
+def step_set_field(context: Context, label: str, value: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).field(label).fill(value)
+
+
+@then('the "{label}" field shows the error "{error}"')
+def step_field_error(context: Context, label: str, error: str) -> None:
+    world: World = context.world
+    field = ConfigurePage(world.page).field(label)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(re.compile(re.escape(error)))
+
+
+@then('the "{label}" field shows "{value}"')
+def step_field_shows(context: Context, label: str, value: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).field(label)).to_have_value(value)
+
+
+_PARAMETERS = {"temperature": "temperature", "max tokens": "max_tokens"}
+
+
+@then("the agent's draft {parameter} is still {value}")
+def step_parameter_unchanged(context: Context, parameter: str, value: str) -> None:
+    world: World = context.world
+    parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
+    saved = getattr(parameters, _PARAMETERS[parameter])
+    assert float(saved) == float(value), f"the draft's {parameter} is {saved}"
+
+
+@then('the model picker shows "{option}"')
+def step_model_picker_shows(context: Context, option: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).model.locator("option:checked")).to_have_text(option)
+
+
+@given("the console will refuse the next draft save")
+def step_refuse_next_save(context: Context) -> None:
+    """Simulate a dropped request in the browser: the product must say so and offer a retry."""
+    world: World = context.world
+    world.page.route("**/console/api/agents/*/draft", lambda route: route.abort("connectionrefused"), times=1)
+
+
+@when("I retry the save")
+def step_retry_save(context: Context) -> None:
+    world: World = context.world
+    PublishBar(world.page).retry()
+
+
+@when('I switch to the "{tab}" tab')
+def step_switch_tab(context: Context, tab: str) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).tab(tab).click()

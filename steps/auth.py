@@ -1,0 +1,67 @@
+"""Sign in and sign out."""
+
+import re
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.ui.console_pages import NavBar, RosterPage, SignInPage
+from support.world import World
+
+
+@given("I am signed out")
+def step_signed_out(context: Context) -> None:
+    world: World = context.world
+    world.browser_context.clear_cookies()
+
+
+def _sign_in(world: World, email: str, password: str) -> None:
+    if "/login" not in world.page.url:
+        world.page.goto(world.url("/login"))
+    SignInPage(world.page).sign_in(email, password)
+
+
+@when("I sign in with the admin credentials")
+def step_sign_in(context: Context) -> None:
+    world: World = context.world
+    _sign_in(world, world.settings.admin_email, world.settings.admin_password.get_secret_value())
+
+
+@when('I sign in with the admin email and the password "{password}"')
+def step_sign_in_with_password(context: Context, password: str) -> None:
+    world: World = context.world
+    _sign_in(world, world.settings.admin_email, password)
+
+
+@when("I sign out")
+def step_sign_out(context: Context) -> None:
+    world: World = context.world
+    NavBar(world.page).sign_out()
+
+
+@then("I see the sign-in page")
+def step_see_sign_in(context: Context) -> None:
+    world: World = context.world
+    expect(SignInPage(world.page).heading).to_be_visible()
+
+
+@then('I see the sign-in error "{message}"')
+def step_sign_in_error(context: Context, message: str) -> None:
+    world: World = context.world
+    expect(SignInPage(world.page).error).to_have_text(message)
+
+
+@then("opening the agent roster sends me to the sign-in page")
+def step_roster_needs_sign_in(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url("/agents"))
+    expect(world.page).to_have_url(re.compile(r"/login\?next="))
+    expect(SignInPage(world.page).heading).to_be_visible()
+    expect(RosterPage(world.page).heading).to_have_count(0)
+
+
+@then("the navigation shows the admin email")
+def step_nav_shows_email(context: Context) -> None:
+    world: World = context.world
+    expect(NavBar(world.page).root).to_contain_text(world.settings.admin_email)

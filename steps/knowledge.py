@@ -1,0 +1,123 @@
+"""Knowledge datasets: documents, indexing status, segments and the retrieval test."""
+
+import re
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.setup import create_dataset, track_dataset, wait_until_indexed
+from support.ui.console_pages import DatasetPage, KnowledgePage
+from support.world import World
+
+# Indexing runs in the background; allow it longer than an ordinary UI assertion.
+INDEXING_TIMEOUT_MS = 30_000
+
+
+def _dataset(world: World):  # noqa: ANN202 - the generated Dataset model
+    dataset = world.agent_builder.knowledge.dataset
+    if dataset is None:
+        raise AssertionError("No dataset in this scenario yet: create one first.")
+    return dataset
+
+
+@when("I open the knowledge page")
+def step_open_knowledge(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url("/knowledge"))
+
+
+@when('I create a dataset named "{label}"')
+def step_create_dataset_ui(context: Context, label: str) -> None:
+    world: World = context.world
+    name = world.name(label)
+    KnowledgePage(world.page).create_dataset(name)
+    expect(world.page).to_have_url(re.compile(r"/knowledge/[^/]+$"))
+    dataset_id = world.page.url.rstrip("/").split("/")[-1]
+    (match,) = [d for d in world.console.list_datasets(name).data if d.id == dataset_id]
+    track_dataset(world, match)
+
+
+@then("I see the dataset's page")
+def step_see_dataset(context: Context) -> None:
+    world: World = context.world
+    dataset = _dataset(world)
+    expect(world.page).to_have_url(re.compile(rf"/knowledge/{dataset.id}$"))
+    expect(world.page.get_by_role("heading", name=dataset.name, exact=True)).to_be_visible()
+
+
+@then("the knowledge page lists the dataset")
+def step_knowledge_lists(context: Context) -> None:
+    world: World = context.world
+    expect(KnowledgePage(world.page).link(_dataset(world).name)).to_be_visible()
+
+
+@given("a dataset has been created via API")
+def step_dataset_via_api(context: Context) -> None:
+    create_dataset(context.world)
+
+
+@given('a dataset with the document "{name}" containing "{text}" has been indexed via API')
+def step_indexed_dataset(context: Context, name: str, text: str) -> None:
+    world: World = context.world
+    dataset = create_dataset(world)
+    document = world.console.upload_document(dataset.id, name, text.encode())
+    world.agent_builder.knowledge.document = wait_until_indexed(world, document)
+
+
+@when("I open the dataset's page")
+def step_open_dataset(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url(f"/knowledge/{_dataset(world).id}"))
+
+
+def _upload(world: World, name: str, text: str) -> None:
+    DatasetPage(world.page).upload.set_input_files(
+        files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}]
+    )
+
+
+@when('I upload the document "{name}" containing:')
+def step_upload_document_text(context: Context, name: str) -> None:
+    _upload(context.world, name, context.text)
+
+
+@when('I upload the document "{name}" containing "{text}"')
+def step_upload_document(context: Context, name: str, text: str) -> None:
+    _upload(context.world, name, text)
+
+
+@then('the document "{name}" reaches the status "{status}"')
+def step_document_status(context: Context, name: str, status: str) -> None:
+    world: World = context.world
+    expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=INDEXING_TIMEOUT_MS)
+
+
+@then('I see the document error "{text}"')
+def step_document_error(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(world.page.get_by_role("alert")).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+
+
+@when('I test retrieval with the query "{query}"')
+def step_test_retrieval(context: Context, query: str) -> None:
+    world: World = context.world
+    DatasetPage(world.page).test_retrieval(query)
+
+
+@then('the retrieval results include "{text}"')
+def step_results_include(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(DatasetPage(world.page).retrieval_results.filter(has_text=text)).to_have_count(1)
+
+
+@then('the retrieval test shows "{text}"')
+def step_retrieval_shows(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(DatasetPage(world.page).retrieval.get_by_text(text, exact=True)).to_be_visible()
+
+
+@when('I disable segment {number:d} of the document "{name}"')
+def step_disable_segment(context: Context, number: int, name: str) -> None:
+    world: World = context.world
+    DatasetPage(world.page).disable_segment(name, number)

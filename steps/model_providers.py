@@ -1,0 +1,63 @@
+"""Model provider settings: adding providers, validation status, form errors."""
+
+import re
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.setup import track_provider_by_name
+from support.ui.console_pages import ProvidersPage
+from support.world import World
+
+
+def _provider_name(world: World, label: str) -> str:
+    return world.agent_builder.settings.provider_names.setdefault(label, world.name(label))
+
+
+@when("I open the model provider settings")
+def step_open_providers(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url("/settings/model-providers"))
+
+
+@given('a model provider named "{label}" has been added via API')
+def step_provider_via_api(context: Context, label: str) -> None:
+    world: World = context.world
+    name = _provider_name(world, label)
+    world.console.create_provider(name, "http://127.0.0.1:9/v1", "sk-e2e-setup-0000")
+    track_provider_by_name(world, name)
+
+
+@when('I add a provider named "{label}" with base URL "{base_url}" and API key "{api_key}"')
+def step_add_provider(context: Context, label: str, base_url: str, api_key: str) -> None:
+    world: World = context.world
+    name = _provider_name(world, label)
+    track_provider_by_name(world, name)
+    ProvidersPage(world.page).add(name, base_url, api_key)
+
+
+@then('the provider "{label}" shows the status "{status}"')
+def step_provider_status(context: Context, label: str, status: str) -> None:
+    world: World = context.world
+    expect(ProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
+
+
+@then('the provider "{label}" shows an error')
+def step_provider_error(context: Context, label: str) -> None:
+    world: World = context.world
+    expect(ProvidersPage(world.page).card(_provider_name(world, label)).get_by_role("alert")).to_have_text(
+        re.compile(r"\S")
+    )
+
+
+@then('I see the provider form error "{text}"')
+def step_provider_form_error(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(ProvidersPage(world.page).form).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+
+
+@then('the provider list does not show "{label}"')
+def step_provider_absent(context: Context, label: str) -> None:
+    world: World = context.world
+    expect(ProvidersPage(world.page).card(_provider_name(world, label))).to_have_count(0)

@@ -1,0 +1,20 @@
+"""Sentences about the browser page itself, whatever console page it shows."""
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.world import World
+
+
+@when("I refresh the page")
+def step_refresh(context: Context) -> None:
+    world: World = context.world
+    world.page.reload()
+
+
+@then('the page never shows the secret "{secret}"')
+def step_secret_not_shown(context: Context, secret: str) -> None:
+    world: World = context.world
+    expect(world.page.locator("body")).not_to_contain_text(secret)
+    assert secret not in world.page.content(), "the secret is in the page's HTML"

@@ -1,0 +1,48 @@
+"""The publish bar: publish state, publishing, refused publishes."""
+
+import re
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.setup import current_agent
+from support.ui.console_pages import PublishBar
+from support.world import World
+
+
+@then('the publish bar shows "{text}"')
+def step_publish_bar_shows(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(PublishBar(world.page).shows(text)).to_be_visible()
+
+
+@when("I publish the agent")
+def step_publish(context: Context) -> None:
+    world: World = context.world
+    PublishBar(world.page).publish()
+
+
+@then("publishing is refused with the reasons:")
+def step_publish_refused(context: Context) -> None:
+    world: World = context.world
+    alert = PublishBar(world.page).publish_error
+    reasons = [row["reason"] for row in context.table]
+    items = alert.get_by_role("listitem")
+    expect(items).to_have_count(len(reasons))
+    for reason in reasons:
+        expect(items.filter(has_text=reason)).to_have_count(1)
+
+
+@then('publishing is refused with a reason mentioning "{text}"')
+def step_publish_refused_mentioning(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(PublishBar(world.page).publish_error).to_contain_text(re.compile(re.escape(text)))
+
+
+@then("the agent has no published version")
+def step_no_published_version(context: Context) -> None:
+    world: World = context.world
+    agent = world.console.get_agent(current_agent(world).id)
+    assert agent.published is None, f"the agent has published version v{agent.published.version}"
+    assert not agent.access.published, "the access state says the agent is published"

@@ -1,0 +1,44 @@
+"""Tool settings: the builtin catalog and write-only tool credentials."""
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.setup import track_tool_credential_by_name
+from support.ui.console_pages import ToolsPage
+from support.world import World
+
+
+@when("I open the tool settings")
+def step_open_tools(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url("/settings/tools"))
+
+
+@then("the tool catalog lists:")
+def step_catalog_lists(context: Context) -> None:
+    world: World = context.world
+    for row in context.table:
+        expect(ToolsPage(world.page).tool(row["tool"])).to_be_visible()
+
+
+@then('the tool "{label}" needs a credential')
+def step_tool_needs_credential(context: Context, label: str) -> None:
+    world: World = context.world
+    expect(ToolsPage(world.page).tool(label)).to_contain_text("Needs credential")
+
+
+@when('I add a "{tool}" credential named "{label}" with the secret "{secret}"')
+def step_add_credential(context: Context, tool: str, label: str, secret: str) -> None:
+    world: World = context.world
+    name = world.name(label)
+    world.agent_builder.settings.credential_names[label] = name
+    track_tool_credential_by_name(world, name)
+    ToolsPage(world.page).add_credential(tool, name, secret)
+
+
+@then('the credential "{label}" is listed with a masked secret')
+def step_credential_masked(context: Context, label: str) -> None:
+    world: World = context.world
+    row = ToolsPage(world.page).credential(world.agent_builder.settings.credential_names[label])
+    expect(row).to_contain_text("…")

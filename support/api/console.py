@@ -1,0 +1,186 @@
+"""The console JSON API for setup and contract checks, typed by the generated models.
+
+Scenarios use this to prepare scenario-owned state and to read the agent detail (the single
+owner of agent state); the action under test and the final assertion stay in the browser.
+Every response is validated against the generated model, so a contract drift fails loudly here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import BaseModel
+
+from support.api.models import (
+    AgentConfig,
+    AgentDetail,
+    AgentFile,
+    AgentList,
+    Dataset,
+    DatasetList,
+    Document,
+    DocumentList,
+    DraftUpdate,
+    Model,
+    Provider,
+    ProviderList,
+    PublishResult,
+    RetrieveResponse,
+    SegmentList,
+    ToolCredential,
+    ToolCredentialList,
+    ToolList,
+)
+
+SESSION_COOKIE = "ab_session"
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class ConsoleApiError(RuntimeError):
+    def __init__(self, method: str, path: str, status: int, code: str, message: str) -> None:
+        super().__init__(f"{method} {path} -> {status} {code}: {message}")
+        self.status = status
+        self.code = code
+
+
+def _raise_for_error(response: httpx.Response) -> None:
+    if response.is_success:
+        return
+    try:
+        body = response.json()
+        code, message = str(body.get("code")), str(body.get("message"))
+    except ValueError:
+        code, message = "non_json_error", response.text[:200]
+    raise ConsoleApiError(response.request.method, response.request.url.path, response.status_code, code, message)
+
+
+def sign_in(base_url: str, email: str, password: str) -> str:
+    """One API login; the returned token is both the bearer token and the browser's session cookie."""
+    response = httpx.post(f"{base_url.rstrip('/')}/console/api/login", json={"email": email, "password": password})
+    _raise_for_error(response)
+    token: str = response.json()["access_token"]
+    return token
+
+
+class ConsoleClient:
+    def __init__(self, base_url: str, token: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._token = token
+        self._http = httpx.Client(
+            base_url=self.base_url + "/console/api",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=15.0,
+        )
+
+    def storage_state(self) -> dict[str, Any]:
+        """Playwright storage state holding the signed-in session cookie."""
+        host = urlsplit(self.base_url).hostname or "127.0.0.1"
+        cookie = {
+            "name": SESSION_COOKIE, "value": self._token, "domain": host, "path": "/",
+            "expires": -1, "httpOnly": True, "secure": False, "sameSite": "Lax",
+        }
+        return {"cookies": [cookie], "origins": []}
+
+    def _call(self, method: str, path: str, model: type[ModelT], **kwargs: Any) -> ModelT:
+        response = self._http.request(method, path, **kwargs)
+        _raise_for_error(response)
+        return model.model_validate(response.json())
+
+    def _delete(self, path: str) -> None:
+        _raise_for_error(self._http.delete(path))
+
+    # agents
+    def create_agent(self, name: str, description: str = "") -> AgentDetail:
+        return self._call("POST", "/agents", AgentDetail, json={"name": name, "description": description})
+
+    def get_agent(self, agent_id: str) -> AgentDetail:
+        return self._call("GET", f"/agents/{agent_id}", AgentDetail)
+
+    def list_agents(self, search: str = "") -> AgentList:
+        return self._call("GET", "/agents", AgentList, params={"search": search, "limit": 100})
+
+    def delete_agent(self, agent_id: str) -> None:
+        self._delete(f"/agents/{agent_id}")
+
+    def save_draft(self, agent_id: str, config: AgentConfig) -> AgentDetail:
+        """Save on top of the current revision, as a second browser tab would."""
+        revision = self.get_agent(agent_id).draft.revision
+        body = DraftUpdate(revision=revision, config=config).model_dump(mode="json")
+        _raise_for_error(self._http.put(f"/agents/{agent_id}/draft", json=body))
+        return self.get_agent(agent_id)
+
+    def publish_agent(self, agent_id: str) -> PublishResult:
+        return self._call("POST", f"/agents/{agent_id}/publish", PublishResult)
+
+    def upload_agent_file(self, agent_id: str, name: str, content: bytes) -> AgentFile:
+        return self._call("POST", f"/agents/{agent_id}/files", AgentFile, files={"file": (name, content)})
+
+    def delete_agent_file(self, agent_id: str, file_id: str) -> None:
+        self._delete(f"/agents/{agent_id}/files/{file_id}")
+
+    # knowledge
+    def create_dataset(self, name: str, description: str = "") -> Dataset:
+        return self._call("POST", "/datasets", Dataset, json={"name": name, "description": description})
+
+    def list_datasets(self, search: str = "") -> DatasetList:
+        return self._call("GET", "/datasets", DatasetList, params={"search": search})
+
+    def delete_dataset(self, dataset_id: str) -> None:
+        self._delete(f"/datasets/{dataset_id}")
+
+    def upload_document(self, dataset_id: str, name: str, content: bytes) -> Document:
+        return self._call("POST", f"/datasets/{dataset_id}/documents", Document, files={"file": (name, content)})
+
+    def list_documents(self, dataset_id: str) -> DocumentList:
+        return self._call("GET", f"/datasets/{dataset_id}/documents", DocumentList)
+
+    def delete_document(self, dataset_id: str, document_id: str) -> None:
+        self._delete(f"/datasets/{dataset_id}/documents/{document_id}")
+
+    def get_document(self, dataset_id: str, document_id: str) -> Document:
+        return self._call("GET", f"/datasets/{dataset_id}/documents/{document_id}", Document)
+
+    def list_segments(self, dataset_id: str, document_id: str) -> SegmentList:
+        return self._call("GET", f"/datasets/{dataset_id}/documents/{document_id}/segments", SegmentList)
+
+    def retrieve(self, dataset_id: str, query: str, top_k: int = 3) -> RetrieveResponse:
+        return self._call("POST", f"/datasets/{dataset_id}/retrieve", RetrieveResponse,
+                          json={"query": query, "top_k": top_k})
+
+    # model providers and tools
+    def create_provider(self, name: str, base_url: str, api_key: str) -> Provider:
+        return self._call("POST", "/model-providers", Provider,
+                          json={"name": name, "base_url": base_url, "api_key": api_key})
+
+    def list_providers(self) -> ProviderList:
+        return self._call("GET", "/model-providers", ProviderList)
+
+    def update_provider(self, provider_id: str, base_url: str, api_key: str) -> Provider:
+        """Changes the endpoint and key; the console revalidates with a real call."""
+        return self._call("PATCH", f"/model-providers/{provider_id}", Provider,
+                          json={"base_url": base_url, "api_key": api_key})
+
+    def validate_provider(self, provider_id: str) -> Provider:
+        return self._call("POST", f"/model-providers/{provider_id}/validate", Provider)
+
+    def set_model_active(self, provider_id: str, model_id: str, active: bool) -> Model:
+        return self._call("PATCH", f"/model-providers/{provider_id}/models/{model_id}", Model,
+                          json={"active": active})
+
+    def delete_provider(self, provider_id: str) -> None:
+        self._delete(f"/model-providers/{provider_id}")
+
+    def list_tools(self) -> ToolList:
+        return self._call("GET", "/tools", ToolList)
+
+    def create_tool_credential(self, tool: str, name: str, secret: str, base_url: str | None) -> ToolCredential:
+        return self._call("POST", "/tool-credentials", ToolCredential,
+                          json={"tool": tool, "name": name, "secret": secret, "base_url": base_url})
+
+    def list_tool_credentials(self) -> ToolCredentialList:
+        return self._call("GET", "/tool-credentials", ToolCredentialList)
+
+    def delete_tool_credential(self, credential_id: str) -> None:
+        self._delete(f"/tool-credentials/{credential_id}")

@@ -1,0 +1,249 @@
+"""behave lifecycle for the whole suite; `environment.py` only delegates here.
+
+before_all: settings -> embedded console (unless E2E_BASE_URL) -> API sign-in -> browser.
+Per scenario: a fresh signed-in browser context and World; afterwards failure evidence, typed
+cleanup, and failing a passed scenario on an uncaught page error or a cleanup error.
+after_all: reports, teardown in reverse, and the zero-scenario gate.
+"""
+
+from __future__ import annotations
+
+import itertools
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from behave.model import Scenario
+from behave.runner import Context
+from playwright.sync_api import Page, expect
+
+from support.api.console import ConsoleClient, sign_in
+from support.audit import leftovers
+from support.browser import BrowserSession
+from support.evidence import capture, scenario_dir
+from support.reports import (
+    RunInfo,
+    ScenarioResult,
+    ScenarioStatus,
+    StepResult,
+    summary_text,
+    write_html,
+    write_json,
+)
+from support.settings import Settings, load_settings
+from support.stack import Stack, python_module_argv, start_service, wait_healthy
+from support.world import World
+
+
+@dataclass
+class RunState:
+    settings: Settings
+    stack: Stack
+    console_url: str
+    console: ConsoleClient
+    storage_state: dict[str, Any]
+    browser: BrowserSession
+    started_at: datetime
+    stage_durations: dict[str, float]
+    secrets: set[str]
+    names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    results: list[ScenarioResult] = field(default_factory=list)
+
+
+class ZeroScenariosError(RuntimeError):
+    pass
+
+
+class LeftoversError(RuntimeError):
+    pass
+
+
+class ScenarioHygieneError(AssertionError):
+    """A scenario whose steps passed but left an uncaught page error or a failed cleanup."""
+
+
+@contextmanager
+def _stage(durations: dict[str, float], name: str) -> Iterator[None]:
+    started = time.monotonic()
+    yield
+    durations[name] = time.monotonic() - started
+
+
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def before_all(context: Context) -> None:
+    # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    started_at = datetime.now(timezone.utc)
+    stages: dict[str, float] = {}
+    with _stage(stages, "settings"):
+        settings = load_settings()
+    expect.set_options(timeout=settings.timeout_ms)
+    stack = Stack()
+    context.stack = stack  # torn down by after_all even if a later stage fails
+    run_dir = settings.artifacts_dir / "runs" / settings.run_id
+    if settings.base_url:
+        console_url = settings.base_url
+    else:
+        with _stage(stages, "console start"):
+            service = stack.add(
+                start_service(
+                    "console",
+                    python_module_argv(
+                        "agent_builder", "console", "--host", "127.0.0.1", "--port", "0",
+                        "--db", str(run_dir / "console.db"),
+                    ),
+                    ready_prefix="AGENT_BUILDER_READY",
+                    log_path=settings.artifacts_dir / "services" / "console.log",
+                    env={
+                        "AGENT_BUILDER_ADMIN_EMAIL": settings.admin_email,
+                        "AGENT_BUILDER_ADMIN_PASSWORD": settings.admin_password.get_secret_value(),
+                        "AGENT_BUILDER_ENABLE_TEST_SEED": "1",
+                    },
+                )
+            )
+            console_url = service.url
+    with _stage(stages, "console health"):
+        wait_healthy(console_url.rstrip("/") + "/healthz")
+    with _stage(stages, "sign-in"):
+        token = sign_in(console_url, settings.admin_email, settings.admin_password.get_secret_value())
+        console = ConsoleClient(console_url, token)
+    with _stage(stages, "browser launch"):
+        browser = BrowserSession.start(settings)
+    context.run = RunState(
+        settings=settings,
+        stack=stack,
+        console_url=console_url,
+        console=console,
+        storage_state=console.storage_state(),
+        browser=browser,
+        started_at=started_at,
+        stage_durations=stages,
+        secrets=settings.secret_values() | {token},
+    )
+    timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
+    print(f"[e2e] target {console_url} ({'embedded' if not settings.base_url else 'E2E_BASE_URL'}); {timings}",
+          file=sys.stderr)
+
+
+def _watch(page: Page, world: World) -> None:
+    page.on("pageerror", lambda error: world.page_errors.append(f"{page.url}: {error}"))
+    page.on("console", lambda message: world.console_log.append(f"[{message.type}] {message.text}"))
+
+
+def before_scenario(context: Context, scenario: Scenario) -> None:
+    run: RunState = context.run
+    browser_context = run.browser.new_context(run.storage_state)
+    if run.settings.trace != "off":
+        browser_context.tracing.start(screenshots=True, snapshots=True, title=scenario.name)
+    page = browser_context.new_page()
+    world = World(
+        settings=run.settings,
+        console_url=run.console_url,
+        console=run.console,
+        browser_context=browser_context,
+        page=page,
+        names=run.names,
+    )
+    browser_context.on("page", lambda new_page: _watch(new_page, world))
+    _watch(page, world)
+    context.world = world
+
+
+def after_scenario(context: Context, scenario: Scenario) -> None:
+    run: RunState = context.run
+    world: World = context.world
+    steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
+    problems = [f"uncaught page error: {error}" for error in world.page_errors]
+    out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)
+    evidence: dict[str, Path] = {}
+    keep_trace = run.settings.trace == "always" or (run.settings.trace == "on-failure" and (steps_failed or problems))
+    if steps_failed or problems:
+        evidence = capture(world, out_dir, tracing=keep_trace)
+    elif keep_trace:
+        world.browser_context.tracing.stop(path=out_dir / "trace.zip")
+        evidence["trace"] = out_dir / "trace.zip"
+    elif run.settings.trace != "off":
+        world.browser_context.tracing.stop()
+    world.browser_context.close()
+    problems += [f"cleanup failed: {failure}" for failure in world.cleanup.run()]
+
+    error = scenario.error_message if steps_failed else None
+    if problems:
+        error = "\n".join(filter(None, [error, *problems]))
+    shown_secret = world.agent_builder.access_point.shown_api_key_secret
+    if shown_secret:
+        run.secrets.add(shown_secret)
+    run.results.append(
+        ScenarioResult(
+            feature_name=scenario.feature.name,
+            feature_path=scenario.filename,
+            name=scenario.name,
+            line=scenario.line,
+            tags=sorted(scenario.effective_tags),
+            status=_result_status(scenario.status.name, failed=bool(problems)),
+            duration_s=scenario.duration,
+            steps=[
+                StepResult(step.keyword, step.name, step.status.name, step.duration, step.error_message)
+                for step in scenario.all_steps
+            ],
+            error=error,
+            evidence=evidence,
+        )
+    )
+    if problems and not steps_failed:
+        raise ScenarioHygieneError("; ".join(problems))
+
+
+def _result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
+    # behave's hook_error/cleanup_error/undefined all mean the scenario did not pass.
+    if behave_status in ("hook_error", "cleanup_error", "error"):
+        return "error"
+    if failed or behave_status not in ("passed", "skipped", "untested"):
+        return "failed"
+    return behave_status  # type: ignore[return-value]
+
+
+def after_all(context: Context) -> None:
+    run: RunState | None = getattr(context, "run", None)
+    try:
+        if run is None:
+            return
+        run.browser.close()
+        info = RunInfo(
+            lane=str(context.config.tag_expression or "") or "all scenarios",
+            run_id=run.settings.run_id,
+            base_url=run.console_url,
+            started_at=run.started_at.isoformat(),
+            duration_s=(datetime.now(timezone.utc) - run.started_at).total_seconds(),
+            stage_durations=run.stage_durations,
+        )
+        artifacts = run.settings.artifacts_dir
+        reports = [artifacts / "report.json", artifacts / "report.html", artifacts / "junit"]
+        write_json(run.results, info, reports[0], secrets=run.secrets)
+        write_html(run.results, info, reports[1], secrets=run.secrets)
+        print(summary_text(run.results, info, reports=reports), file=sys.stderr)
+        left = leftovers(run.console, run.settings.run_id)
+        if left:
+            raise LeftoversError(f"The lane left resources of run {run.settings.run_id} behind: {', '.join(left)}")
+        if not run.results:
+            raise ZeroScenariosError(
+                f"The lane executed zero scenarios (tags: {info.lane}). A lane that runs nothing proves nothing: "
+                "check the tag expression and that the features carry the lane's tags."
+            )
+    finally:
+        stack: Stack | None = getattr(context, "stack", None)
+        if stack is not None:
+            stack.stop()
+
+
+# behave captures hook output by default; the end-of-lane summary must reach the terminal.
+after_all.capture = False  # type: ignore[attr-defined]

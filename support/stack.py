@@ -1,0 +1,138 @@
+"""Start, probe and stop the services a lane needs (the embedded console, replay server, runtime).
+
+Each service is a real child process in its own process group. It announces readiness with one
+machine-readable line on stdout (`<PREFIX> {"url": ...}`); everything it prints goes to a log file
+under the artifacts folder. Stopping is reverse start order, SIGTERM then SIGKILL, and also runs
+at interpreter exit so an interrupted run leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import httpx
+from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
+
+
+class ServiceStartError(RuntimeError):
+    """A service did not become ready; the message points at its log."""
+
+
+@dataclass
+class Service:
+    name: str
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    started_in_s: float
+
+    def stop(self, grace_s: float = 5.0) -> None:
+        if self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=grace_s)
+        except ProcessLookupError:
+            pass
+
+
+def _copy_stdout(stream: IO[bytes], log: IO[bytes], prefix: bytes, found: list[bytes], ready: threading.Event) -> None:
+    # Keep draining after the ready line, or a chatty service blocks on a full pipe.
+    for line in iter(stream.readline, b""):
+        log.write(line)
+        log.flush()
+        if not ready.is_set() and line.startswith(prefix):
+            found.append(line[len(prefix):].strip())
+            ready.set()
+    ready.set()
+
+
+def start_service(
+    name: str,
+    argv: Sequence[str],
+    *,
+    ready_prefix: str,
+    log_path: Path,
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = 20.0,
+) -> Service:
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = log_path.open("ab")
+    started = time.monotonic()
+    process = subprocess.Popen(
+        list(argv),
+        stdout=subprocess.PIPE,
+        stderr=log,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+        start_new_session=True,
+    )
+    _live.append(process)
+    found: list[bytes] = []
+    ready = threading.Event()
+    assert process.stdout is not None
+    threading.Thread(
+        target=_copy_stdout,
+        args=(process.stdout, log, ready_prefix.encode() + b" ", found, ready),
+        name=f"{name}-stdout",
+        daemon=True,
+    ).start()
+    if not ready.wait(timeout_s) or not found:
+        process.kill()
+        raise ServiceStartError(
+            f"{name} did not print its ready line within {timeout_s:.0f}s "
+            f"(exit code {process.poll()}); see {log_path}"
+        )
+    url = json.loads(found[0])["url"]
+    return Service(name, url, process, log_path, time.monotonic() - started)
+
+
+@retry(stop=stop_after_delay(10), wait=wait_fixed(0.1), retry=retry_if_exception_type(httpx.HTTPError), reraise=True)
+def wait_healthy(url: str) -> None:
+    httpx.get(url, timeout=2.0).raise_for_status()
+
+
+@dataclass
+class Stack:
+    """The services this process started, stopped in reverse order."""
+
+    services: list[Service] = field(default_factory=list)
+
+    def add(self, service: Service) -> Service:
+        self.services.append(service)
+        return service
+
+    def stop(self) -> None:
+        while self.services:
+            self.services.pop().stop()
+
+
+_live: list[subprocess.Popen[bytes]] = []
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for process in _live:
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def python_module_argv(module: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", module, *args]

@@ -1,0 +1,89 @@
+"""The per-scenario World: one typed object, capability state under `world.agent_builder`.
+
+Every class here uses slots, so a step that invents an attribute fails at once instead of
+leaking ad-hoc state between steps. Created resources go into the typed cleanup queues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from playwright.sync_api import BrowserContext, Page
+
+from support.api.console import ConsoleClient
+from support.api.models import AgentDetail, Dataset, Document, Model
+from support.cleanup import Cleanup, ResourceKind
+from support.naming import e2e_name
+from support.settings import Settings
+
+
+@dataclass(slots=True)
+class FixturesState:
+    """Seeded, environment-owned resources a scenario resolved; read-only for scenarios."""
+
+    stable_model: Model | None = None
+    decision_model: Model | None = None
+    ready_knowledge: Dataset | None = None
+    preseeded_agents: dict[str, AgentDetail] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ConfigureState:
+    agent: AgentDetail | None = None  # the agent "the agent" refers to: the last one created
+    agents_by_label: dict[str, AgentDetail] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class AccessPointState:
+    shown_api_key_secret: str | None = None
+
+
+@dataclass(slots=True)
+class KnowledgeState:
+    dataset: Dataset | None = None
+    document: Document | None = None
+
+
+@dataclass(slots=True)
+class SettingsState:
+    """Run-unique names of providers and credentials a scenario created, by their Gherkin label."""
+
+    provider_names: dict[str, str] = field(default_factory=dict)
+    credential_names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class AgentBuilderState:
+    fixtures: FixturesState = field(default_factory=FixturesState)
+    configure: ConfigureState = field(default_factory=ConfigureState)
+    access_point: AccessPointState = field(default_factory=AccessPointState)
+    knowledge: KnowledgeState = field(default_factory=KnowledgeState)
+    settings: SettingsState = field(default_factory=SettingsState)
+
+
+@dataclass(slots=True)
+class World:
+    settings: Settings
+    console_url: str
+    console: ConsoleClient
+    browser_context: BrowserContext
+    page: Page
+    names: Iterator[int]  # shared by the worker: names never repeat across scenarios
+    cleanup: Cleanup = field(default_factory=Cleanup)
+    agent_builder: AgentBuilderState = field(default_factory=AgentBuilderState)
+    page_errors: list[str] = field(default_factory=list)
+    console_log: list[str] = field(default_factory=list)
+
+    def name(self, label: str) -> str:
+        """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
+        return e2e_name(label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.names)
+
+    def track(self, kind: ResourceKind, resource_id: str, remove: Callable[[], None], label: str) -> None:
+        self.cleanup.track(kind, resource_id, remove, label)
+
+    def register_cleanup(self, fn: Callable[[], None], label: str) -> None:
+        self.cleanup.register(fn, label)
+
+    def url(self, path: str) -> str:
+        return self.console_url.rstrip("/") + path
