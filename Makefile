@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup e2e test unit lint steps contracts lane clean
+.PHONY: setup e2e test unit lint steps contracts lane seed post-merge clean
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
@@ -34,6 +34,17 @@ lint: setup
 ## Any named lane: make lane LANE=post-merge
 lane: setup
 	$(BIN)/python -m support.lanes $(LANE)
+
+## Seed the deployment at E2E_BASE_URL (and E2E_REPLAY_URL); exits 3 if a task is blocked.
+## make seed PROFILE=prepared|external-runtime|post-merge  [SEED_ARGS=--dry-run]  (seed/README.md)
+PROFILE ?= post-merge
+seed: setup
+	$(BIN)/python -m seed --profile $(PROFILE) --strict $(SEED_ARGS)
+
+## The post-merge lane end to end: start services, strict seed, behave, tear down (ci/post_merge.py).
+## Extra behave arguments: make post-merge ARGS=features/agent/publish.feature
+post-merge: setup
+	$(BIN)/python -m ci.post_merge $(ARGS)
 
 steps: setup
 	$(BIN)/behave --steps-catalog

@@ -2,11 +2,14 @@
 
 import re
 
-from behave import then, when
+from behave import given, then, when
 from behave.runner import Context
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
-from support.setup import current_agent
+from support.api.models import Access
+from support.api.service import ServiceApiClient
+from support.cleanup import ResourceKind
+from support.setup import current_agent, gone_on_404
 from support.ui.console_pages import AccessPage
 from support.world import World
 
@@ -38,3 +41,250 @@ def step_controls_disabled(context: Context) -> None:
     expect(page.card("Web app").get_by_role("checkbox", name="Web app enabled")).to_be_disabled()
     expect(page.card("Service API").get_by_role("checkbox", name="Service API enabled")).to_be_disabled()
     expect(page.card("API keys").get_by_role("button", name="Create API key")).to_be_disabled()
+
+
+def _access(world: World) -> AccessPage:
+    return AccessPage(world.page)
+
+
+def _published_access(world: World) -> Access:
+    access = world.console.get_agent(current_agent(world).id).access
+    assert access.web_app_url and access.service_api_base_url, f"the agent has no access URLs: {access!r}"
+    return access
+
+
+def _service_api(world: World) -> ServiceApiClient:
+    secret = world.agent_builder.access_point.shown_api_key_secret
+    assert secret, "no API key was created in this scenario"
+    base_url = _published_access(world).service_api_base_url
+    assert base_url is not None
+    return ServiceApiClient(base_url, secret)
+
+
+@given("the agent's web app has been disabled via API")
+def step_web_app_disabled_via_api(context: Context) -> None:
+    world: World = context.world
+    world.console.set_access(current_agent(world).id, web_app_enabled=False)
+
+
+@given("an API key has been created via API")
+def step_api_key_via_api(context: Context) -> None:
+    world: World = context.world
+    agent = current_agent(world)
+    created = world.console.create_api_key(agent.id)
+    world.agent_builder.access_point.shown_api_key_secret = created.secret
+    world.track(ResourceKind.API_KEY, created.id,
+                gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)), created.prefix)
+
+
+@when("I open the web app from the access point")
+def step_open_web_app(context: Context) -> None:
+    world: World = context.world
+    with world.page.expect_popup() as popup:
+        _access(world).card("Web app").get_by_role("link", name="Open web app").click()
+    world.page = popup.value
+
+
+@then("the web app shows the agent's name, opening statement and suggested questions")
+def step_web_app_shows_agent(context: Context) -> None:
+    world: World = context.world
+    agent = world.console.get_agent(current_agent(world).id)
+    assert agent.published is not None
+    page = world.page
+    expect(page).to_have_url(_published_access(world).web_app_url or "")
+    expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
+    expect(page.get_by_role("log", name="Conversation")).to_contain_text(agent.published.config.opening_statement)
+    for question in agent.published.config.suggested_questions:
+        expect(page.get_by_role("button", name=question.root, exact=True)).to_be_visible()
+
+
+@when("I copy the web app URL")
+def step_copy_url(context: Context) -> None:
+    world: World = context.world
+    _access(world).card("Web app").get_by_role("button", name="Copy URL").click()
+
+
+@then('the access point confirms "{text}"')
+def step_access_confirms(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(_access(world).card("Web app").get_by_text(text, exact=True)).to_be_visible()
+
+
+@then("the clipboard holds the web app URL")
+def step_clipboard_holds_url(context: Context) -> None:
+    world: World = context.world
+    copied = world.page.evaluate("navigator.clipboard.readText()")
+    assert copied == _published_access(world).web_app_url, f"the clipboard holds {copied!r}"
+
+
+@when("I open the embed dialog")
+def step_open_embed(context: Context) -> None:
+    world: World = context.world
+    _access(world).card("Web app").get_by_role("button", name="Embed").click()
+
+
+@then("the embed code is an iframe of the web app URL")
+def step_embed_code(context: Context) -> None:
+    world: World = context.world
+    dialog = world.page.get_by_role("dialog", name="Embed the web app")
+    code = dialog.get_by_label("Embed code", exact=True)
+    expect(code).to_have_value(re.compile(r'^<iframe src="' + re.escape(_published_access(world).web_app_url or "")))
+
+
+def _switch(world: World, card: str, label: str, on: bool) -> None:
+    checkbox = _access(world).card(card).get_by_role("checkbox", name=label, exact=True)
+    checkbox.set_checked(on)
+
+
+@when("I turn off the web app")
+def step_web_app_off(context: Context) -> None:
+    _switch(context.world, "Web app", "Web app enabled", False)
+
+
+@when("I turn on the web app")
+def step_web_app_on(context: Context) -> None:
+    _switch(context.world, "Web app", "Web app enabled", True)
+
+
+@when("I turn off the service API")
+def step_service_off(context: Context) -> None:
+    _switch(context.world, "Service API", "Service API enabled", False)
+
+
+@when("I turn on the service API")
+def step_service_on(context: Context) -> None:
+    _switch(context.world, "Service API", "Service API enabled", True)
+
+
+@then('the access point says "{text}"')
+def step_access_says(context: Context, text: str) -> None:
+    world: World = context.world
+    expect(world.page.get_by_text(text, exact=True)).to_be_visible()
+
+
+def _open_web_app_in_new_tab(world: World) -> tuple[Page, int]:
+    page = world.browser_context.new_page()
+    response = page.goto(_published_access(world).web_app_url or "")
+    assert response is not None
+    return page, response.status
+
+
+@then("opening the web app shows that it is unavailable")
+def step_web_app_unavailable(context: Context) -> None:
+    world: World = context.world
+    page, status = _open_web_app_in_new_tab(world)
+    assert status == 403, f"the web app answered {status}"
+    expect(page.get_by_role("heading", name="This web app is unavailable")).to_be_visible()
+
+
+@then("opening the web app shows the agent's chat page")
+def step_web_app_available(context: Context) -> None:
+    world: World = context.world
+    page, status = _open_web_app_in_new_tab(world)
+    assert status == 200, f"the web app answered {status}"
+    expect(page.get_by_role("heading", name=current_agent(world).name, exact=True)).to_be_visible()
+    expect(page.get_by_label("Message", exact=True)).to_be_enabled()
+
+
+@when("I create an API key")
+def step_create_api_key(context: Context) -> None:
+    world: World = context.world
+    _access(world).card("API keys").get_by_role("button", name="Create API key").click()
+    dialog = world.page.get_by_role("dialog", name="API key created")
+    secret_field = dialog.get_by_label("New API key", exact=True)
+    expect(secret_field).to_have_value(re.compile(r"^app-"))
+    secret = secret_field.input_value()
+    world.agent_builder.access_point.shown_api_key_secret = secret
+    agent = current_agent(world)
+    (created,) = [key for key in world.console.list_api_keys(agent.id).data if secret.startswith(key.masked.rstrip("…"))]
+    world.track(ResourceKind.API_KEY, created.id,
+                gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)), created.masked)
+
+
+@then("the new API key is shown once with a warning to copy it")
+def step_key_shown_once(context: Context) -> None:
+    world: World = context.world
+    dialog = world.page.get_by_role("dialog", name="API key created")
+    expect(dialog).to_contain_text("Copy this key now. You won't be able to see it again.")
+
+
+@when("I close the API key dialog")
+def step_close_key_dialog(context: Context) -> None:
+    world: World = context.world
+    dialog = world.page.get_by_role("dialog", name="API key created")
+    dialog.get_by_role("button", name="Done").click()
+    expect(dialog).to_be_hidden()
+
+
+def _key_rows(world: World) -> Locator:
+    return _access(world).card("API keys").get_by_role("row").filter(has=world.page.get_by_role("button", name=re.compile("^Revoke ")))
+
+
+@then("the API key list shows the key only masked")
+def step_key_masked(context: Context) -> None:
+    world: World = context.world
+    secret = world.agent_builder.access_point.shown_api_key_secret or ""
+    rows = _key_rows(world)
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text(secret[:8])
+    expect(world.page.locator("body")).not_to_contain_text(secret)
+    assert secret not in world.page.content(), "the full API key is still in the page"
+
+
+@when("I revoke the API key")
+def step_revoke_key(context: Context) -> None:
+    world: World = context.world
+    _key_rows(world).first.get_by_role("button", name=re.compile("^Revoke ")).click()
+    world.page.get_by_role("dialog", name="Revoke API key?").get_by_role("button", name="Revoke").click()
+
+
+@then("the API key list does not show the key")
+def step_key_gone(context: Context) -> None:
+    world: World = context.world
+    expect(_key_rows(world)).to_have_count(0)
+
+
+@then("the service API rejects that key with status {status:d}")
+def step_service_rejects(context: Context, status: int) -> None:
+    world: World = context.world
+    answered = _service_api(world).info_status()
+    assert answered == status, f"/v1/info answered {answered}, expected {status}"
+
+
+@then("the service API info with that key names the agent")
+def step_service_info(context: Context) -> None:
+    world: World = context.world
+    info = _service_api(world).info()
+    assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
+
+
+@then("the access point shows the service API base URL")
+def step_shows_base_url(context: Context) -> None:
+    world: World = context.world
+    base_url = _published_access(world).service_api_base_url or ""
+    expect(_access(world).card("Service API")).to_contain_text(base_url)
+
+
+@then("the service API parameters with that key match the agent's opening statement and suggested questions")
+def step_service_parameters(context: Context) -> None:
+    world: World = context.world
+    published = world.console.get_agent(current_agent(world).id).published
+    assert published is not None
+    parameters = _service_api(world).parameters()
+    assert parameters.opening_statement == published.config.opening_statement, parameters
+    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], parameters
+
+
+@when("I open the API reference")
+def step_open_api_reference(context: Context) -> None:
+    world: World = context.world
+    with world.page.expect_popup() as popup:
+        _access(world).card("Service API").get_by_role("link", name="API reference").click()
+    world.page = popup.value
+
+
+@then("I see the service API reference")
+def step_see_api_reference(context: Context) -> None:
+    world: World = context.world
+    expect(world.page.get_by_role("heading", level=1)).to_contain_text("API")
+    expect(world.page.locator("body")).to_contain_text("/v1/chat-messages")

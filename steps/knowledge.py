@@ -6,6 +6,8 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from seed.specs import dataset_specs
+from support.api.models import Dataset
 from support.setup import create_dataset, track_dataset, wait_until_indexed
 from support.ui.console_pages import DatasetPage, KnowledgePage
 from support.world import World
@@ -14,7 +16,7 @@ from support.world import World
 INDEXING_TIMEOUT_MS = 30_000
 
 
-def _dataset(world: World):  # noqa: ANN202 - the generated Dataset model
+def _dataset(world: World) -> Dataset:
     dataset = world.agent_builder.knowledge.dataset
     if dataset is None:
         raise AssertionError("No dataset in this scenario yet: create one first.")
@@ -121,3 +123,34 @@ def step_retrieval_shows(context: Context, text: str) -> None:
 def step_disable_segment(context: Context, number: int, name: str) -> None:
     world: World = context.world
     DatasetPage(world.page).disable_segment(name, number)
+
+
+def _ready_knowledge_token() -> str:
+    """A token the seed verified is in the ready knowledge dataset (seed/data/knowledge.toml)."""
+    tokens = [token for doc in dataset_specs()["ready-knowledge"].documents for token in doc.expected_tokens]
+    assert READY_KNOWLEDGE_TOKEN in tokens, f"{READY_KNOWLEDGE_TOKEN} is no longer a seeded token: {tokens}"
+    return READY_KNOWLEDGE_TOKEN
+
+
+READY_KNOWLEDGE_TOKEN = "COBALT-42"
+
+
+@when("I open the ready knowledge dataset's page")
+def step_open_ready_knowledge(context: Context) -> None:
+    world: World = context.world
+    dataset = world.agent_builder.fixtures.ready_knowledge
+    assert dataset is not None, "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
+    world.page.goto(world.url(f"/knowledge/{dataset.id}"))
+
+
+@when("I test retrieval with the ready knowledge query")
+def step_ready_knowledge_query(context: Context) -> None:
+    world: World = context.world
+    DatasetPage(world.page).test_retrieval(_ready_knowledge_token())
+
+
+@then("the retrieval results include the ready knowledge token")
+def step_ready_knowledge_token_found(context: Context) -> None:
+    world: World = context.world
+    results = DatasetPage(world.page).retrieval_results.filter(has_text=_ready_knowledge_token())
+    expect(results.first).to_be_visible()

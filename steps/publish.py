@@ -2,11 +2,11 @@
 
 import re
 
-from behave import then, when
+from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.setup import current_agent
+from support.setup import RUNNABLE_INSTRUCTIONS, current_agent, remember_agent
 from support.ui.console_pages import PublishBar
 from support.world import World
 
@@ -46,3 +46,27 @@ def step_no_published_version(context: Context) -> None:
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is None, f"the agent has published version v{agent.published.version}"
     assert not agent.access.published, "the access state says the agent is published"
+
+
+@given("the agent has been published via API")
+def step_published_via_api(context: Context) -> None:
+    world: World = context.world
+    agent = current_agent(world)
+    world.console.publish_agent(agent.id)
+    remember_agent(world, world.console.get_agent(agent.id), "agent")
+
+
+@then("the agent's published version is {version:d}")
+def step_published_version(context: Context, version: int) -> None:
+    world: World = context.world
+    published = world.console.get_agent(current_agent(world).id).published
+    assert published is not None, "the agent has no published version"
+    assert published.version == version, f"the published version is v{published.version}"
+
+
+@then("the agent's published instructions are still the runnable agent's instructions")
+def step_published_instructions_unchanged(context: Context) -> None:
+    world: World = context.world
+    agent = world.console.get_agent(current_agent(world).id)
+    assert agent.published is not None, "the agent has no published version"
+    assert agent.published.config.instructions == RUNNABLE_INSTRUCTIONS, agent.published.config.instructions

@@ -27,6 +27,7 @@ from support.api.console import ConsoleClient, sign_in
 from support.audit import leftovers
 from support.browser import BrowserSession
 from support.evidence import capture, scenario_dir
+from support.replay.control import ReplayControl
 from support.reports import (
     RunInfo,
     ScenarioResult,
@@ -38,6 +39,7 @@ from support.reports import (
 )
 from support.settings import Settings, load_settings
 from support.stack import Stack, python_module_argv, start_service, wait_healthy
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL
 from support.world import World
 
 
@@ -52,6 +54,7 @@ class RunState:
     started_at: datetime
     stage_durations: dict[str, float]
     secrets: set[str]
+    replay: ReplayControl | None  # the lane's record/replay server (E2E_REPLAY_URL), if any
     names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     results: list[ScenarioResult] = field(default_factory=list)
 
@@ -128,6 +131,7 @@ def before_all(context: Context) -> None:
         started_at=started_at,
         stage_durations=stages,
         secrets=settings.secret_values() | {token},
+        replay=ReplayControl(settings.replay_url) if settings.replay_url else None,
     )
     timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
     print(f"[e2e] target {console_url} ({'embedded' if not settings.base_url else 'E2E_BASE_URL'}); {timings}",
@@ -156,6 +160,15 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
     browser_context.on("page", lambda new_page: _watch(new_page, world))
     _watch(page, world)
     context.world = world
+    if (replay := _replay_for(run, scenario)) is not None:
+        replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
+
+
+def _replay_for(run: RunState, scenario: Scenario) -> ReplayControl | None:
+    """The replay server, if the lane has one and the scenario calls providers: then the scenario
+    runs in a replay scope, and every model or search call must match its cassette."""
+    tags = {f"@{tag}" for tag in scenario.effective_tags}
+    return run.replay if tags & {EXTERNAL_MODEL, EXTERNAL_TOOL} else None
 
 
 def after_scenario(context: Context, scenario: Scenario) -> None:
@@ -163,6 +176,10 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     world: World = context.world
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
     problems = [f"uncaught page error: {error}" for error in world.page_errors]
+    if (replay := _replay_for(run, scenario)) is not None:
+        replay_report = replay.close_scope()
+        if not replay_report.ok:  # a miss or an unused recording, even if the product hid it
+            problems.append(replay_report.problems_text())
     out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)
     evidence: dict[str, Path] = {}
     keep_trace = run.settings.trace == "always" or (run.settings.trace == "on-failure" and (steps_failed or problems))

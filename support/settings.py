@@ -230,6 +230,12 @@ class Settings(BaseModel):
         meaning="`replay` serves recorded model calls keylessly; `record` and `live` call the real provider",
         accepts="`replay`, `record` or `live`",
     )
+    replay_url: HttpUrl | None = _var(
+        "E2E_REPLAY_URL",
+        meaning="The lane's record/replay server; the seed points the model provider at `<url>/v1` and web "
+        "search at `<url>/search` (`make post-merge` starts one)",
+        accepts="an http(s) URL",
+    )
     stable_model_base_url: HttpUrl | None = _var(
         "E2E_STABLE_MODEL_BASE_URL",
         meaning="OpenAI-compatible provider for `record`/`live`",
@@ -251,6 +257,16 @@ class Settings(BaseModel):
         "gpt-4o",
         meaning="Decision model, only for autonomous planning",
         accepts="a model name",
+    )
+    web_search_base_url: HttpUrl | None = _var(
+        "E2E_WEB_SEARCH_BASE_URL",
+        meaning="Web-search provider for `record`/`live` (the replay server forwards `/search` to it)",
+        accepts="an http(s) URL",
+    )
+    web_search_api_key: ApiKey | None = _var(
+        "E2E_WEB_SEARCH_API_KEY",
+        meaning="Web-search provider key for `record`/`live`; the seeded tool credential, never in artifacts",
+        accepts="the provider's key",
     )
     golden: Literal["check", "refresh"] = _var(
         "E2E_GOLDEN",
@@ -324,7 +340,7 @@ class Settings(BaseModel):
 
     def secret_values(self) -> set[str]:
         """Every secret value, for report redaction."""
-        candidates = (self.admin_password, self.stable_model_api_key)
+        candidates = (self.admin_password, self.stable_model_api_key, self.web_search_api_key)
         return {secret.get_secret_value() for secret in candidates if secret and secret.get_secret_value()}
 
 

@@ -10,11 +10,14 @@ import time
 from collections.abc import Callable
 
 from support.api.console import ConsoleApiError
-from support.api.models import AgentConfig, AgentDetail, Dataset, Document
+from support.api.models import AgentConfig, AgentDetail, AgentModelRef, Dataset, Document, Model
 from support.cleanup import ResourceGone, ResourceKind
 from support.world import World
 
 BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."
+RUNNABLE_INSTRUCTIONS = "You are the E2E runnable agent. Answer briefly and use tools when asked."
+RUNNABLE_OPENING_STATEMENT = "Hello from the E2E runnable agent."
+RUNNABLE_QUESTIONS = ["What can you do?", "Reply with exactly: E2E-SUGGESTED-OK"]
 
 
 def gone_on_404(action: Callable[[], None]) -> Callable[[], None]:
@@ -47,6 +50,18 @@ def create_basic_agent(world: World, label: str = "agent") -> AgentDetail:
     track_agent(world, agent, label)
     agent = world.console.save_draft(agent.id, AgentConfig(instructions=BASIC_INSTRUCTIONS))
     return remember_agent(world, agent, label)
+
+
+def create_runnable_agent(world: World, model: Model, label: str = "agent") -> AgentDetail:
+    """An agent on a resolved (seeded) chat model, ready to publish and chat."""
+    agent = track_agent(world, world.console.create_agent(world.name(label), description="Runnable E2E agent"), label)
+    config = AgentConfig(
+        instructions=RUNNABLE_INSTRUCTIONS,
+        model=AgentModelRef(provider_id=model.provider_id, name=model.name),
+        opening_statement=RUNNABLE_OPENING_STATEMENT,
+        suggested_questions=RUNNABLE_QUESTIONS,
+    )
+    return remember_agent(world, world.console.save_draft(agent.id, config), label)
 
 
 def current_agent(world: World) -> AgentDetail:

@@ -12,10 +12,18 @@ from dataclasses import dataclass, field
 from playwright.sync_api import BrowserContext, Page
 
 from support.api.console import ConsoleClient
-from support.api.models import AgentDetail, Dataset, Document, Model
+from support.api.models import AgentDetail, Dataset, Document, Model, ToolCredential
 from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
 from support.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeBackend:
+    """The agent runtime backend (and its shellctl sandbox, when known) that answered its probe."""
+
+    url: str
+    shellctl_url: str | None
 
 
 @dataclass(slots=True)
@@ -25,7 +33,10 @@ class FixturesState:
     stable_model: Model | None = None
     decision_model: Model | None = None
     ready_knowledge: Dataset | None = None
+    web_search_credential: ToolCredential | None = None
+    # By fixture key: `full-config`, `tool-states`, `dual-retrieval` (seed/data/agents.toml).
     preseeded_agents: dict[str, AgentDetail] = field(default_factory=dict)
+    agent_backend: RuntimeBackend | None = None
 
 
 @dataclass(slots=True)

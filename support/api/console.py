@@ -14,6 +14,10 @@ import httpx
 from pydantic import BaseModel
 
 from support.api.models import (
+    Access,
+    AccessUpdate,
+    ApiKeyCreated,
+    ApiKeyList,
     AgentConfig,
     AgentDetail,
     AgentFile,
@@ -114,6 +118,20 @@ class ConsoleClient:
     def publish_agent(self, agent_id: str) -> PublishResult:
         return self._call("POST", f"/agents/{agent_id}/publish", PublishResult)
 
+    def set_access(self, agent_id: str, *, web_app_enabled: bool | None = None,
+                   service_api_enabled: bool | None = None) -> Access:
+        body = AccessUpdate(web_app_enabled=web_app_enabled, service_api_enabled=service_api_enabled)
+        return self._call("PATCH", f"/agents/{agent_id}/access", Access, json=body.model_dump(exclude_none=True))
+
+    def create_api_key(self, agent_id: str) -> ApiKeyCreated:
+        return self._call("POST", f"/agents/{agent_id}/api-keys", ApiKeyCreated, json={})
+
+    def list_api_keys(self, agent_id: str) -> ApiKeyList:
+        return self._call("GET", f"/agents/{agent_id}/api-keys", ApiKeyList)
+
+    def revoke_api_key(self, agent_id: str, key_id: str) -> None:
+        self._delete(f"/agents/{agent_id}/api-keys/{key_id}")
+
     def upload_agent_file(self, agent_id: str, name: str, content: bytes) -> AgentFile:
         return self._call("POST", f"/agents/{agent_id}/files", AgentFile, files={"file": (name, content)})
 
@@ -123,6 +141,9 @@ class ConsoleClient:
     # knowledge
     def create_dataset(self, name: str, description: str = "") -> Dataset:
         return self._call("POST", "/datasets", Dataset, json={"name": name, "description": description})
+
+    def get_dataset(self, dataset_id: str) -> Dataset:
+        return self._call("GET", f"/datasets/{dataset_id}", Dataset)
 
     def list_datasets(self, search: str = "") -> DatasetList:
         return self._call("GET", "/datasets", DatasetList, params={"search": search})

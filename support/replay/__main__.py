@@ -30,6 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--search-upstream", help="web-search provider base URL that /search/... forwards to")
     serve.add_argument("--pace-ms", type=int, default=0, help="delay between replayed SSE chunks")
     serve.add_argument("--recorded-from", help="`recorded_from` label written into cassettes")
+    serve.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also list NAME in GET /v1/models in replay mode (repeatable): the models the seed activates",
+    )
 
     inspect = commands.add_parser("inspect", help="list a cassette's entries and match keys")
     inspect.add_argument("cassette", type=Path)
@@ -50,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                 api_key=os.environ.get(API_KEY_ENV),
                 pace_ms=args.pace_ms,
                 recorded_from=args.recorded_from,
+                models=tuple(args.model),
             )
         except ValueError as error:
             parser.error(str(error))

@@ -83,6 +83,9 @@ class ReplayConfig:
     api_key: str | None = None
     pace_ms: int = 0
     recorded_from: str | None = None  # cassette label; defaults to the upstream's host
+    # Listed by `GET /v1/models` in replay mode even before a cassette uses them, so the seed stage
+    # can register and activate its models on a fresh checkout.
+    models: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.mode != "replay" and not (self.upstream and self.api_key):
@@ -302,8 +305,8 @@ class ReplayHub:
             parked.released = True
 
     def models(self) -> list[str]:
-        """In replay mode: every model some cassette was recorded with."""
-        names: set[str] = set()
+        """In replay mode: the configured models plus every model some cassette was recorded with."""
+        names = set(self.config.models)
         for path in self.config.cassettes.rglob("*.json"):
             try:
                 model = json.loads(path.read_text(encoding="utf-8")).get("model")

@@ -135,6 +135,21 @@ class ConfigurePage:
         return self.page.get_by_role("checkbox", name=label, exact=True)
 
     @property
+    def knowledge_section(self) -> Locator:
+        return self.page.get_by_role("region", name="Knowledge", exact=True)
+
+    def attach_dataset(self, name: str) -> None:
+        section = self.knowledge_section
+        section.get_by_label("Dataset", exact=True).select_option(label=name)
+        section.get_by_role("button", name="Attach", exact=True).click()
+
+    def detach_dataset(self, name: str) -> None:
+        self.knowledge_section.get_by_role("button", name=f"Remove {name}", exact=True).click()
+
+    def attached_dataset(self, name: str) -> Locator:
+        return self.knowledge_section.get_by_role("listitem").filter(has_text=name)
+
+    @property
     def upload_file(self) -> Locator:
         return self.page.get_by_label("Upload file", exact=True)
 

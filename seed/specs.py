@@ -1,0 +1,79 @@
+"""The seeded resources as data: knowledge datasets (`data/knowledge.toml`) and fixture agents
+(`data/agents.toml`).
+
+The seed tasks create resources from these specs and the fixture steps verify resources against
+them, so "as specified" means the same thing in both places.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from support.api.models import AgentConfig, Dataset, Model
+
+DATA_DIR = Path(__file__).parent / "data"
+KNOWLEDGE_DIR = DATA_DIR / "knowledge"
+
+ModelRole = Literal["stable", "decision"]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DocumentSpec(_Spec):
+    file: str
+    expected_tokens: tuple[str, ...] = Field(min_length=1)
+
+
+class DatasetSpec(_Spec):
+    key: str
+    name: str = Field(pattern=r"^e2e-seed-")
+    description: str
+    documents: tuple[DocumentSpec, ...] = Field(min_length=1)
+
+    def content(self, document: DocumentSpec) -> bytes:
+        return (KNOWLEDGE_DIR / self.key / document.file).read_bytes()
+
+
+class AgentSpec(_Spec):
+    key: str
+    name: str = Field(pattern=r"^e2e-seed-")
+    description: str
+    model: ModelRole
+    datasets: tuple[str, ...]
+    # Everything but the model and the dataset ids, which only exist once seeded.
+    config: AgentConfig
+
+    @model_validator(mode="after")
+    def _references_are_symbolic(self) -> AgentSpec:
+        if self.config.model is not None or self.config.knowledge.dataset_ids:
+            raise ValueError(f"{self.key}: name the model and datasets by role/key, outside `config`")
+        return self
+
+    def desired_config(self, model: Model, datasets: Mapping[str, Dataset]) -> AgentConfig:
+        """The exact config the seeded agent must have on this deployment."""
+        config = self.config.model_dump(mode="json")
+        config["model"] = {"provider_id": model.provider_id, "name": model.name}
+        config["knowledge"]["dataset_ids"] = [datasets[key].id for key in self.datasets]
+        return AgentConfig.model_validate(config)
+
+
+@cache
+def dataset_specs() -> dict[str, DatasetSpec]:
+    data = tomllib.loads((DATA_DIR / "knowledge.toml").read_text(encoding="utf-8"))
+    specs = [DatasetSpec.model_validate(entry) for entry in data["datasets"]]
+    return {spec.key: spec for spec in specs}
+
+
+@cache
+def agent_specs() -> dict[str, AgentSpec]:
+    data = tomllib.loads((DATA_DIR / "agents.toml").read_text(encoding="utf-8"))
+    specs = [AgentSpec.model_validate(entry) for entry in data["agents"]]
+    return {spec.key: spec for spec in specs}

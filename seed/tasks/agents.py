@@ -1,0 +1,64 @@
+"""Fixture agents from `seed/data/agents.toml`, published exactly as specified."""
+
+from __future__ import annotations
+
+from seed.specs import AgentSpec, agent_specs
+from seed.tasks import Outcome, SeedContext, Task, find_one
+from support.api.models import AgentConfig, AgentDetail
+
+
+def config_differences(actual: AgentConfig, desired: AgentConfig) -> list[str]:
+    """The top-level settings (instructions, model, tools, ...) in which `actual` differs."""
+    have, want = actual.model_dump(mode="json"), desired.model_dump(mode="json")
+    return [name for name in want if have.get(name) != want[name]]
+
+
+def agent_drift(agent: AgentDetail, desired: AgentConfig) -> list[str]:
+    """Why the agent is not exactly as seeded; empty when its draft and published config match the spec."""
+    drift = []
+    if agent.published is None:
+        drift.append("not published")
+    elif differences := config_differences(agent.published.config, desired):
+        drift.append(f"published config differs in {', '.join(differences)}")
+    if differences := config_differences(agent.draft.config, desired):
+        drift.append(f"draft differs in {', '.join(differences)}")
+    return drift
+
+
+def seed_agent(ctx: SeedContext, spec: AgentSpec) -> Outcome:
+    existing = find_one(ctx.console.list_agents(spec.name).data, spec.name, "agent")
+    model = ctx.models.get(spec.model)
+    if model is None or any(key not in ctx.datasets for key in spec.datasets):
+        # Only in a dry run: an earlier task would create the model or a dataset first.
+        return Outcome(
+            "created" if existing is None else "updated",
+            f"would seed {spec.name} once its {spec.model} model and datasets exist",
+        )
+    desired = spec.desired_config(model, ctx.datasets)
+    if existing is None:
+        if ctx.dry_run:
+            return Outcome("created", f"would create and publish {spec.name}")
+        agent = ctx.console.create_agent(spec.name, spec.description)
+        agent = ctx.console.save_draft(agent.id, desired)
+        version = ctx.console.publish_agent(agent.id).version
+        return Outcome("created", f"{spec.name} published v{version}")
+
+    agent = ctx.console.get_agent(existing.id)
+    drift = agent_drift(agent, desired)
+    if not drift:
+        assert agent.published is not None  # no drift means published
+        return Outcome("verified", f"{spec.name} published v{agent.published.version} as specified")
+    if ctx.dry_run:
+        return Outcome("updated", f"would repair {spec.name}: {'; '.join(drift)}")
+    if config_differences(agent.draft.config, desired):
+        agent = ctx.console.save_draft(agent.id, desired)
+    if agent.published is None or config_differences(agent.published.config, desired):
+        version = ctx.console.publish_agent(agent.id).version
+        return Outcome("updated", f"{spec.name} repaired ({'; '.join(drift)}), published v{version}")
+    return Outcome("updated", f"{spec.name} repaired ({'; '.join(drift)})")
+
+
+def agent_task(key: str) -> Task:
+    spec = agent_specs()[key]
+    needs = (f"{spec.model}-model", *spec.datasets)
+    return Task(f"{key}-agent", "seed/agents", needs, lambda ctx: seed_agent(ctx, spec))

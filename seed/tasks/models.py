@@ -1,0 +1,102 @@
+"""The model provider and the stable and decision chat models.
+
+The provider is validated by a real call through the console (`GET <base>/models`): a seeded
+provider is `verified` only when that call succeeds now, not because it once did.
+"""
+
+from __future__ import annotations
+
+from seed.specs import ModelRole
+from seed.tasks import Blocked, Outcome, SeedContext, Task, find_one, provider_url
+from support.api.models import Provider
+from support.settings import Settings
+
+PROVIDER_NAME = "e2e-seed-provider"
+# The replay server ignores the key the console sends (in record/live it uses its own), but the
+# console requires one. Not a secret.
+REPLAY_API_KEY = "replay-keyless"
+MODEL_VARIABLES: dict[ModelRole, str] = {
+    "stable": "E2E_STABLE_MODEL_NAME",
+    "decision": "E2E_DECISION_MODEL_NAME",
+}
+
+
+def model_name(settings: Settings, role: ModelRole) -> str:
+    return settings.stable_model_name if role == "stable" else settings.decision_model_name
+
+
+def _endpoint(settings: Settings) -> tuple[str, str]:
+    base_url = provider_url(settings, "/v1", settings.stable_model_base_url, "E2E_STABLE_MODEL_BASE_URL")
+    if settings.replay_url:
+        return base_url, REPLAY_API_KEY
+    assert settings.stable_model_api_key is not None  # direct calls are live mode, where Settings requires it
+    return base_url, settings.stable_model_api_key.get_secret_value()
+
+
+def _validation_fix(settings: Settings) -> str:
+    if settings.model_mode == "replay":
+        return "make sure the record/replay server at E2E_REPLAY_URL is up and reachable from the console"
+    return (
+        "check E2E_STABLE_MODEL_BASE_URL and E2E_STABLE_MODEL_API_KEY: the provider must be reachable"
+        + (" from the replay server at E2E_REPLAY_URL" if settings.replay_url else " from the console")
+        + " and accept the key"
+    )
+
+
+def seed_provider(ctx: SeedContext) -> Outcome:
+    base_url, api_key = _endpoint(ctx.settings)
+    existing = find_one(ctx.console.list_providers().data, PROVIDER_NAME, "model provider")
+    if ctx.dry_run:
+        if existing is None:
+            return Outcome("created", f"would register {PROVIDER_NAME} at {base_url}")
+        ctx.provider = existing
+        if existing.base_url != base_url:
+            return Outcome("updated", f"would point {PROVIDER_NAME} at {base_url} (now {existing.base_url})")
+        if existing.status != "active":
+            return Outcome("updated", f"would re-apply the key ({PROVIDER_NAME} is {existing.status})")
+        return Outcome("verified", f"would revalidate {PROVIDER_NAME} at {base_url}")
+
+    provider: Provider
+    if existing is None:
+        provider, status = ctx.console.create_provider(PROVIDER_NAME, base_url, api_key), "created"
+    elif existing.base_url != base_url:
+        provider, status = ctx.console.update_provider(existing.id, base_url, api_key), "updated"
+    else:
+        provider, status = ctx.console.validate_provider(existing.id), "verified"
+        if provider.status != "active":
+            # The stored key may be stale (rotated): the configured one is the source of truth.
+            provider, status = ctx.console.update_provider(existing.id, base_url, api_key), "updated"
+    if provider.status != "active":
+        reason = f"{PROVIDER_NAME} at {base_url} failed validation: {provider.error}"
+        raise Blocked(reason, _validation_fix(ctx.settings))
+    ctx.provider = provider
+    return Outcome(status, f"{PROVIDER_NAME} active at {base_url} ({len(provider.models)} chat models)")
+
+
+def seed_model(ctx: SeedContext, role: ModelRole) -> Outcome:
+    name = model_name(ctx.settings, role)
+    provider = ctx.provider
+    if provider is None:  # a dry run whose provider would be created first
+        return Outcome("created", f"would activate {name} once {PROVIDER_NAME} exists")
+    model = next((model for model in provider.models if model.name == name), None)
+    if model is None:
+        offered = ", ".join(model.name for model in provider.models) or "none"
+        if ctx.settings.model_mode == "replay":
+            fix = f"start the replay server with `--model {name}` (make post-merge does), or record with it"
+        else:
+            fix = f"set {MODEL_VARIABLES[role]} to a model the provider offers"
+        raise Blocked(f"{PROVIDER_NAME} does not offer {name} (it offers: {offered})", fix)
+    ctx.models[role] = model
+    if model.active:
+        return Outcome("verified", f"{name} active")
+    if ctx.dry_run:
+        return Outcome("updated", f"would activate {name}")
+    ctx.models[role] = ctx.console.set_model_active(provider.id, model.id, True)
+    return Outcome("updated", f"activated {name}")
+
+
+TASKS = (
+    Task("model-provider", "seed/model-provider", (), seed_provider),
+    Task("stable-model", "seed/models", ("model-provider",), lambda ctx: seed_model(ctx, "stable")),
+    Task("decision-model", "seed/models", ("model-provider",), lambda ctx: seed_model(ctx, "decision")),
+)

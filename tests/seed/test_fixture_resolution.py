@@ -1,0 +1,214 @@
+"""Fixture steps against real consoles: resolve what the seed made, fail loudly (owner and
+remediation) on what it did not, and never let a scenario change a seeded fixture."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
+
+import pytest
+from conftest import console_client, free_port, make_settings, raw_api
+from playwright.sync_api import BrowserContext, Page
+
+import steps.agent_setup as agent_steps
+import steps.fixtures as fixture_steps
+from seed.runner import run_seed
+from seed.specs import agent_specs, dataset_specs
+from seed.tasks.models import PROVIDER_NAME
+from support.api.models import AgentTool, KnowledgeSettings
+from support.fixtures.agents import fixture_agent
+from support.fixtures.errors import FixturePrerequisiteError
+from support.fixtures.knowledge import fixture_dataset
+from support.fixtures.models import fixture_model
+from support.fixtures.runtime import agent_backend
+from support.fixtures.tools import fixture_web_search_credential
+from support.settings import Settings
+from support.setup import create_dataset
+from support.world import World
+
+FIXTURE_STEPS = (
+    fixture_steps.step_stable_model,
+    fixture_steps.step_decision_model,
+    fixture_steps.step_ready_knowledge,
+    fixture_steps.step_web_search_credential,
+    fixture_steps.step_full_config_agent,
+    fixture_steps.step_tool_states_agent,
+    fixture_steps.step_dual_retrieval_agent,
+)
+
+
+def api_world(settings: Settings) -> World:
+    """A World for API-only steps: these steps never touch the browser."""
+    assert settings.base_url is not None
+    return World(
+        settings=settings,
+        console_url=settings.base_url,
+        console=console_client(settings),
+        browser_context=cast(BrowserContext, None),
+        page=cast(Page, None),
+        names=itertools.count(1),
+    )
+
+
+def seeded_bytes(settings: Settings) -> dict[str, bytes]:
+    """The console API's exact bytes for every seeded resource (not for scenario-owned ones)."""
+    console = console_client(settings)
+    paths = ["/model-providers", "/models", "/tools", "/tool-credentials"]
+    for spec in dataset_specs().values():
+        dataset = console.list_datasets(spec.name).data[0]
+        paths += [f"/datasets/{dataset.id}", f"/datasets/{dataset.id}/documents"]
+        paths += [
+            f"/datasets/{dataset.id}/documents/{document.id}/segments"
+            for document in console.list_documents(dataset.id).data
+        ]
+    for spec in agent_specs().values():
+        agent_id = console.list_agents(spec.name).data[0].id
+        paths += [f"/agents/{agent_id}{tail}" for tail in ("", "/versions", "/api-keys", "/files")]
+    with raw_api(settings) as api:
+        return {path: api.get(path).raise_for_status().content for path in paths}
+
+
+def test_fixture_steps_resolve_every_seeded_resource(seeded_settings: Settings) -> None:
+    world = api_world(seeded_settings)
+    context = SimpleNamespace(world=world)
+    for step in FIXTURE_STEPS:
+        step(context)
+    fixtures = world.agent_builder.fixtures
+    assert fixtures.stable_model is not None and fixtures.stable_model.name == "gpt-4o-mini"
+    assert fixtures.decision_model is not None and fixtures.decision_model.name == "gpt-4o"
+    assert fixtures.ready_knowledge is not None
+    assert fixtures.ready_knowledge.name == "e2e-seed-ready-knowledge"
+    assert fixtures.web_search_credential is not None
+    assert set(fixtures.preseeded_agents) == {"full-config", "tool-states", "dual-retrieval"}
+    tools = fixtures.preseeded_agents["tool-states"].draft.config.tools
+    assert {tool.enabled for tool in tools} == {True, False}
+
+
+def test_a_scenario_style_flow_leaves_seeded_fixtures_byte_identical(seeded_settings: Settings) -> None:
+    before = seeded_bytes(seeded_settings)
+    world = api_world(seeded_settings)
+    context = SimpleNamespace(world=world)
+    for step in FIXTURE_STEPS:
+        step(context)
+    # What @prepared scenarios do: scenario-owned agents on seeded models and seeded knowledge...
+    agent_steps.step_runnable_agent(context)
+    agent = world.agent_builder.configure.agent
+    assert agent is not None and world.agent_builder.fixtures.ready_knowledge is not None
+    config = agent.draft.config.model_copy(update={
+        "knowledge": KnowledgeSettings(dataset_ids=[world.agent_builder.fixtures.ready_knowledge.id]),
+        "tools": [AgentTool(name="web_search"), AgentTool(name="knowledge_search", enabled=False)],
+    })
+    world.console.save_draft(agent.id, config)
+    world.console.publish_agent(agent.id)
+    world.console.set_access(agent.id, web_app_enabled=False)
+    agent_steps.step_decision_agent(context)
+    dataset = create_dataset(world)
+    world.console.upload_document(dataset.id, "notes.md", b"Scenario-owned notes.")
+    # ...then the cleanup every scenario runs.
+    assert world.cleanup.run() == []
+    assert seeded_bytes(seeded_settings) == before
+
+
+def test_the_runnable_agent_needs_the_stable_model_fixture_first(seeded_settings: Settings) -> None:
+    context = SimpleNamespace(world=api_world(seeded_settings))
+    with pytest.raises(AssertionError, match="Given the stable chat model is available"):
+        agent_steps.step_runnable_agent(context)
+    with pytest.raises(AssertionError, match="Given the decision chat model is available"):
+        agent_steps.step_decision_agent(context)
+    fixture_steps.step_stable_model(context)
+    agent_steps.step_runnable_agent(context)
+    agent = context.world.agent_builder.configure.agent
+    assert agent is not None and agent.draft.config.model is not None
+    assert agent.draft.config.model.name == "gpt-4o-mini"
+    assert agent.draft.config.opening_statement == "Hello from the E2E runnable agent."
+    assert len(agent.draft.config.suggested_questions) == 2
+    assert context.world.cleanup.run() == []
+
+
+def expect_prerequisite(owner: str, fragment: str, resolve: Callable[..., object], *args: object) -> None:
+    with pytest.raises(FixturePrerequisiteError) as caught:
+        resolve(*args)
+    assert caught.value.owner == owner
+    assert fragment in str(caught.value), str(caught.value)
+    assert "make seed PROFILE=" in str(caught.value) and "make post-merge" in str(caught.value)
+
+
+def test_missing_and_drifted_fixtures_fail_with_owner_and_the_seed_command(
+    console_url: str, settings_for: Callable[..., Settings]
+) -> None:
+    settings = settings_for(console_url)
+    console = console_client(settings)
+    missing = "does not exist"
+    expect_prerequisite("seed/model-provider", missing, fixture_model, console, settings, "stable")
+    expect_prerequisite("seed/knowledge", missing, fixture_dataset, console, "ready-knowledge")
+    expect_prerequisite("seed/tools", missing, fixture_web_search_credential, console, settings)
+    expect_prerequisite("seed/agents", missing, fixture_agent, console, settings, "full-config")
+    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=external-runtime"):
+        fixture_model(console, settings, "stable")
+    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=prepared"):
+        fixture_agent(console, settings, "tool-states")
+
+    assert not run_seed(settings, "post-merge").blocked
+    (provider,) = [p for p in console.list_providers().data if p.name == PROVIDER_NAME]
+    decision = next(model for model in provider.models if model.name == "gpt-4o")
+    console.set_model_active(provider.id, decision.id, False)
+    expect_prerequisite("seed/models", "gpt-4o is inactive", fixture_model, console, settings, "decision")
+    full_config = console.list_agents("e2e-seed-full-config-agent").data[0]
+    draft = console.get_agent(full_config.id).draft.config.model_copy(update={"opening_statement": "Hi"})
+    console.save_draft(full_config.id, draft)
+    drift = "draft differs in opening_statement"
+    expect_prerequisite("seed/agents", drift, fixture_agent, console, settings, "full-config")
+    ready = console.list_datasets("e2e-seed-ready-knowledge").data[0]
+    console.upload_document(ready.id, "stray.md", b"Not part of the seed.")
+    stray = "unexpected document stray.md"
+    expect_prerequisite("seed/knowledge", stray, fixture_dataset, console, "ready-knowledge")
+
+
+@pytest.fixture
+def runtime_stub() -> Iterator[str]:
+    """Answers the two readiness probes like the agent backend and shellctl do."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            ok = self.path in ("/openapi.json", "/healthz")
+            self.send_response(200 if ok else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_runtime_readiness_probes_the_backend_and_shellctl(tmp_path: Path, runtime_stub: str) -> None:
+    def settings(**variables: str) -> Settings:
+        return make_settings("http://127.0.0.1:1", tmp_path, **variables)
+
+    with pytest.raises(FixturePrerequisiteError) as none_configured:
+        agent_backend(settings())
+    message = str(none_configured.value)
+    assert none_configured.value.owner == "e2e/runtime"
+    assert "E2E_START_AGENT_BACKEND=1" in message and "E2E_AGENT_BACKEND_URL=" in message
+
+    dead = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(FixturePrerequisiteError, match="agent runtime backend at .* is not ready"):
+        agent_backend(settings(E2E_AGENT_BACKEND_URL=dead))
+    with pytest.raises(FixturePrerequisiteError, match="shellctl sandbox at .* is not ready"):
+        agent_backend(settings(E2E_AGENT_BACKEND_URL=runtime_stub, E2E_SHELLCTL_URL=dead))
+    port = free_port()  # "started locally", but nothing runs there
+    with pytest.raises(FixturePrerequisiteError, match=f"127.0.0.1:{port}/openapi.json is not ready"):
+        agent_backend(settings(E2E_START_AGENT_BACKEND="1", E2E_AGENT_BACKEND_PORT=str(port)))
+
+    ready = agent_backend(settings(AGENT_BACKEND_BASE_URL=runtime_stub, E2E_SHELLCTL_URL=runtime_stub))
+    assert (ready.url, ready.shellctl_url) == (runtime_stub, runtime_stub)

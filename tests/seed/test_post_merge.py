@@ -1,0 +1,133 @@
+"""The post-merge orchestrator as `make post-merge` runs it: a real process tree, real exit codes,
+and nothing left running afterwards, whichever way it ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import free_port
+
+from ci.post_merge import EXIT_SERVICE_FAILED
+from seed.runner import EXIT_BLOCKED
+
+ROOT = Path(__file__).resolve().parents[2]
+PID = re.compile(r"\(pid (\d+)")
+
+
+def environ(artifacts: Path, **variables: str) -> dict[str, str]:
+    return {"PATH": os.environ["PATH"], "E2E_ARTIFACTS_DIR": str(artifacts), "E2E_TRACE": "off", **variables}
+
+
+def process_groups_alive(pgids: set[int]) -> list[str]:
+    """Processes (any descendant, not only the ones started) still in the given process groups."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, rest = stat.read_text().split(" (", 1)
+        except OSError:
+            continue  # exited while we looked
+        fields = rest.rsplit(") ", 1)[1].split()
+        if fields[0] != "Z" and int(fields[2]) in pgids:
+            alive.append(f"pid {pid} in group {fields[2]}")
+    return alive
+
+
+def started_pids(output: str) -> set[int]:
+    return {int(pid) for pid in PID.findall(output)}
+
+
+def run_orchestrator(env: dict[str, str], *behave_args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ci.post_merge", *behave_args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+    )
+
+
+def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(tmp_path: Path) -> None:
+    env = environ(
+        tmp_path,
+        E2E_MODEL_MODE="live",
+        E2E_STABLE_MODEL_BASE_URL=f"http://127.0.0.1:{free_port()}/v1",  # nothing listens there
+        E2E_STABLE_MODEL_API_KEY="sk-e2e-orchestrator-test-KEY-0123456789",
+        E2E_START_AGENT_BACKEND="1",
+        E2E_AGENT_BACKEND_PORT=str(free_port()),
+        E2E_SHELLCTL_PORT=str(free_port()),
+    )
+    result = run_orchestrator(env)
+    output = result.stdout + result.stderr
+    assert result.returncode == EXIT_BLOCKED, output
+    assert "the lane does not run" in output and "behave started" not in output
+    assert not (tmp_path / "report.json").exists()  # behave never ran
+    report = json.loads((tmp_path / "seed-report" / "post-merge.json").read_text())
+    assert report["results"][0]["status"] == "blocked"
+    assert {"replay.log", "shellctl.log", "runtime.log", "console.log"} <= {
+        path.name for path in (tmp_path / "services").iterdir()
+    }
+    assert "startup stages: replay" in output and "seed" in output
+    pids = started_pids(output)
+    assert len(pids) == 4, output
+    assert process_groups_alive(pids) == []
+    logs = [path.read_text() for path in (tmp_path / "services").iterdir()]
+    assert all("sk-e2e-orchestrator-test-KEY" not in text for text in [output, *logs])
+
+
+def test_sigterm_tears_everything_down(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ci.post_merge"],
+        cwd=ROOT, env=environ(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if "console ready" in line:
+            break
+    process.send_signal(signal.SIGTERM)
+    _, rest = process.communicate(timeout=60)
+    output = "".join(lines) + rest
+    assert process.returncode == 128 + signal.SIGTERM, output
+    assert "interrupted by SIGTERM" in output and "all services stopped" in output
+    pids = started_pids(output)
+    assert len(pids) == 2, output
+    assert process_groups_alive(pids) == []
+
+
+def test_the_lane_runs_against_the_started_services_and_its_status_is_the_exit_code(tmp_path: Path) -> None:
+    # No scenario has this name, so behave runs zero scenarios, which the lane gate fails.
+    result = run_orchestrator(environ(tmp_path), "--name", "^no scenario is called this$", "--no-junit")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "executed zero scenarios" in output
+    console = re.search(r"console ready in \S+ at (\S+)", output)
+    assert console is not None and f"target {console[1]} (E2E_BASE_URL)" in output
+    assert json.loads((tmp_path / "seed-report" / "post-merge.json").read_text())["blocked"] == 0
+    pids = started_pids(output)
+    assert len(pids) == 3, output  # replay, console, behave
+    assert process_groups_alive(pids) == []
+
+
+def test_a_service_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> None:
+    with socket.socket() as taken:  # shellctl's port is taken
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        env = environ(tmp_path, E2E_START_AGENT_BACKEND="1", E2E_SHELLCTL_PORT=str(taken.getsockname()[1]))
+        result = run_orchestrator(env)
+    output = result.stdout + result.stderr
+    assert result.returncode == EXIT_SERVICE_FAILED, output
+    assert "shellctl did not print its ready line" in output and "shellctl.log" in output
+    assert process_groups_alive(started_pids(output)) == []
+
+
+def test_ci_workflows_only_call_make_targets() -> None:
+    workflows = sorted((ROOT / "ci" / "workflows").glob("*.yml"))
+    assert [path.stem for path in workflows] == ["external", "post-merge", "pr"]
+    for path in workflows:
+        commands = re.findall(r"^\s*- run: (.+)$", path.read_text(), flags=re.MULTILINE)
+        assert commands and all(command.startswith("make ") for command in commands), (path, commands)
