@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from pydantic.json_schema import models_json_schema
 
 from agent_builder.console.auth import ensure_admin
 from agent_builder.console.body_limit import BodyLimitMiddleware
+from agent_builder.console.chat_runs import ChatRuns
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database
 from agent_builder.console.errors import install_error_handlers
@@ -24,6 +27,7 @@ from agent_builder.console.routes import (
     chat,
     datasets,
     documents,
+    internal,
     meta,
     model_providers,
     test_seed,
@@ -47,6 +51,7 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     db = Database(config.db_path)
     ensure_admin(db, config.admin_email, config.admin_password)
     indexer = IndexingWorker(db)
+    chat_runs = ChatRuns(db, config)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -54,6 +59,7 @@ def create_app(config: ConsoleConfig) -> FastAPI:
         try:
             yield
         finally:
+            await chat_runs.aclose()
             indexer.stop()
             db.close()
 
@@ -70,7 +76,9 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.state.config = config
     app.state.db = db
     app.state.indexer = indexer
+    app.state.chat_runs = chat_runs
     install_error_handlers(app)
+    _add_stream_event_schemas(app)
 
     for router in (
         auth.router,
@@ -84,6 +92,7 @@ def create_app(config: ConsoleConfig) -> FastAPI:
         meta.router,
         documents.router,
         agent_files.router,
+        internal.router,
     ):
         app.include_router(router)
     if config.enable_test_seed:
@@ -99,3 +108,23 @@ def create_app(config: ConsoleConfig) -> FastAPI:
         },
     )
     return app
+
+
+def _add_stream_event_schemas(app: FastAPI) -> None:
+    """Event streams name their event schema by reference, but FastAPI only collects the schemas
+    of JSON bodies: add those (and what they reference) to the components."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = generate()
+            _, definitions = models_json_schema(
+                [(model, "validation") for model in chat.STREAM_EVENT_MODELS],
+                ref_template="#/components/schemas/{model}",
+            )
+            components = schema["components"]["schemas"]
+            for name, definition in definitions["$defs"].items():
+                components.setdefault(name, definition)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -138,8 +138,22 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 """
 
+# Chat: who a conversation belongs to, and how each reply ended (tool calls and usage as JSON).
+_SCHEMA_V2 = """
+ALTER TABLE conversations ADD COLUMN source TEXT NOT NULL DEFAULT 'web_app';
+ALTER TABLE conversations ADD COLUMN end_user TEXT;
+ALTER TABLE messages ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+ALTER TABLE messages ADD COLUMN error_code TEXT;
+ALTER TABLE messages ADD COLUMN error_message TEXT;
+ALTER TABLE messages ADD COLUMN tool_calls TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE messages ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN usage TEXT;
+ALTER TABLE messages ADD COLUMN agent_version INTEGER;
+CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages (conversation_id, position);
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1,)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -31,7 +31,7 @@ def not_found(what: str) -> ApiError:
 
 
 # Paths whose clients expect JSON even for unknown routes; everything else is a browser page.
-_API_PREFIXES = ("/console/api", "/v1", "/__test__", "/healthz", "/openapi.json")
+_API_PREFIXES = ("/console/api", "/v1", "/__test__", "/internal", "/healthz", "/openapi.json")
 
 # Codes for the HTTPExceptions raised by the framework itself (body parsing, routing, size limits).
 _CODES_BY_STATUS = {

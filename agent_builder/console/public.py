@@ -22,7 +22,7 @@ class WebAppView:
     site_token: str
 
 
-def load_web_app(request: Request, site_token: str) -> WebAppView:
+def load_web_app_agent(request: Request, site_token: str) -> agents.PublishedAgent:
     """The published agent behind `site_token`. Raises ApiError 404 for an unknown token or an
     agent never published, 403 `web_app_disabled` when its web app switch is off."""
     db: Database = request.app.state.db
@@ -31,6 +31,12 @@ def load_web_app(request: Request, site_token: str) -> WebAppView:
         raise ApiError(404, "not_found", "This web app does not exist.")
     if not agent.web_app_enabled:
         raise ApiError(403, "web_app_disabled", WEB_APP_UNAVAILABLE)
+    return agent
+
+
+def load_web_app(request: Request, site_token: str) -> WebAppView:
+    """What the chat page shows of `load_web_app_agent` (same errors)."""
+    agent = load_web_app_agent(request, site_token)
     return WebAppView(
         agent_name=agent.name,
         description=agent.description,

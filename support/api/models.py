@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -157,12 +157,6 @@ class ChatMessageRequest(BaseModel):
         None, title='Conversation Id'
     )
     user: constr(min_length=1, max_length=200) = Field(..., title='User')
-
-
-class ChatMessageResponse(BaseModel):
-    conversation_id: str = Field(..., title='Conversation Id')
-    message_id: str = Field(..., title='Message Id')
-    answer: str = Field(..., title='Answer')
 
 
 class Dataset(BaseModel):
@@ -387,6 +381,18 @@ class Tool(BaseModel):
     credential_configured: bool = Field(..., title='Credential Configured')
 
 
+class ToolCallRecord(BaseModel):
+    """
+    One tool call of a reply and its result (`output` is null when the run ended first).
+    """
+
+    id: str = Field(..., title='Id')
+    name: str = Field(..., title='Name')
+    arguments: dict[str, Any] | str = Field(..., title='Arguments')
+    output: str | None = Field(..., title='Output')
+    is_error: bool = Field(..., title='Is Error')
+
+
 class ToolCredential(BaseModel):
     id: str = Field(..., title='Id')
     tool: str = Field(..., title='Tool')
@@ -414,6 +420,12 @@ class ToolList(BaseModel):
     data: list[Tool] = Field(..., title='Data')
 
 
+class Usage(BaseModel):
+    prompt_tokens: int = Field(..., title='Prompt Tokens')
+    completion_tokens: int = Field(..., title='Completion Tokens')
+    total_tokens: int = Field(..., title='Total Tokens')
+
+
 class ValidationErrorResponse(BaseModel):
     code: str = Field(..., title='Code')
     message: str = Field(..., title='Message')
@@ -428,6 +440,38 @@ class WebAppMessageRequest(BaseModel):
     conversation_id: constr(min_length=1, max_length=64) | None = Field(
         None, title='Conversation Id'
     )
+
+
+class AnswerEvent(BaseModel):
+    answer: str = Field(..., title='Answer')
+
+
+class MessageDeltaEvent(BaseModel):
+    text: str = Field(..., title='Text')
+
+
+class MessageEndEvent(BaseModel):
+    conversation_id: str = Field(..., title='Conversation Id')
+    message_id: str = Field(..., title='Message Id')
+    usage: Usage
+
+
+class MessageStartEvent(BaseModel):
+    conversation_id: str = Field(..., title='Conversation Id')
+    message_id: str = Field(..., title='Message Id')
+
+
+class ToolCallEvent(BaseModel):
+    id: str = Field(..., title='Id')
+    name: str = Field(..., title='Name')
+    arguments: dict[str, Any] | str = Field(..., title='Arguments')
+
+
+class ToolResultEvent(BaseModel):
+    id: str = Field(..., title='Id')
+    name: str = Field(..., title='Name')
+    output: str = Field(..., title='Output')
+    is_error: bool = Field(..., title='Is Error')
 
 
 class AgentConfig(BaseModel):
@@ -456,6 +500,42 @@ class AgentList(BaseModel):
     total: int = Field(..., title='Total')
 
 
+class ChatMessage(BaseModel):
+    """
+    A stored message. User messages are always `completed`; an assistant message is `failed`
+    (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise.
+    """
+
+    id: str = Field(..., title='Id')
+    conversation_id: str = Field(..., title='Conversation Id')
+    role: Literal['user', 'assistant'] = Field(..., title='Role')
+    content: str = Field(..., title='Content')
+    status: Literal['completed', 'failed', 'cancelled'] = Field(..., title='Status')
+    error: ErrorResponse | None
+    tool_calls: list[ToolCallRecord] = Field(..., title='Tool Calls')
+    retries: int = Field(..., title='Retries')
+    usage: Usage | None
+    agent_version: int | None = Field(..., title='Agent Version')
+    created_at: AwareDatetime = Field(..., title='Created At')
+
+
+class ChatMessageList(BaseModel):
+    data: list[ChatMessage] = Field(..., title='Data')
+
+
+class ChatMessageResponse(BaseModel):
+    """
+    The service API's blocking answer (a run that did not complete is an error instead).
+    """
+
+    conversation_id: str = Field(..., title='Conversation Id')
+    message_id: str = Field(..., title='Message Id')
+    answer: str = Field(..., title='Answer')
+    status: Literal['completed'] = Field(..., title='Status')
+    usage: Usage
+    tool_calls: list[ToolCallRecord] = Field(..., title='Tool Calls')
+
+
 class Draft(BaseModel):
     revision: int = Field(..., title='Revision')
     config: AgentConfig
@@ -478,6 +558,42 @@ class PublishedVersion(BaseModel):
 
 class PublishedVersionList(BaseModel):
     data: list[PublishedVersion] = Field(..., title='Data')
+
+
+class ServiceApiStreamEvent(BaseModel):
+    """
+    One event of the service API's streaming answer: `message` (AnswerEvent: the next piece
+    of the answer), `tool_call` (ToolCallEvent), `tool_result` (ToolResultEvent), and last
+    `message_end` (MessageEndEvent) or `error` (ErrorResponse: the run failed).
+    """
+
+    event: Literal['message', 'tool_call', 'tool_result', 'message_end', 'error'] = (
+        Field(..., title='Event')
+    )
+    data: (
+        AnswerEvent | ToolCallEvent | ToolResultEvent | MessageEndEvent | ErrorResponse
+    ) = Field(..., title='Data')
+
+
+class WebAppStreamEvent(BaseModel):
+    """
+    One event of the web app's reply stream: `message_start` (MessageStartEvent), then
+    `message_delta` (MessageDeltaEvent), `tool_call` (ToolCallEvent) and `tool_result`
+    (ToolResultEvent) as they happen, and last `message_end` (the stored ChatMessage, whatever its
+    status) or `error` (ErrorResponse: the reply could not be stored).
+    """
+
+    event: Literal['message_start', 'message_delta', 'tool_call', 'tool_result', 'message_end', 'error'] = (
+        Field(..., title='Event')
+    )
+    data: (
+        MessageStartEvent
+        | MessageDeltaEvent
+        | ToolCallEvent
+        | ToolResultEvent
+        | ChatMessage
+        | ErrorResponse
+    ) = Field(..., title='Data')
 
 
 class AgentDetail(BaseModel):

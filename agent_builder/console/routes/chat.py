@@ -1,45 +1,153 @@
 """The public chat surfaces: the web app's JSON API (no auth, gated by the web app switch) and
-the service API (`/v1`, app API keys, gated by the service API switch)."""
+the service API (`/v1`, app API keys, gated by the service API switch). Both answer through the
+agent runtime (chat_runs); their event streams are documented in docs/console.md."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from agent_builder.console.errors import ApiError
-from agent_builder.console.public import WebAppView, load_web_app
+from agent_builder.console.chat_runs import ChatRun, ChatRuns, RunEnd, RunUpdate
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.errors import ApiError, not_found
+from agent_builder.console.public import load_web_app_agent
 from agent_builder.console.routes.common import DbDep, errors
 from agent_builder.console.schemas import (
+    AnswerEvent,
     AppInfo,
     AppParameters,
+    ChatMessage,
+    ChatMessageList,
     ChatMessageRequest,
     ChatMessageResponse,
+    ErrorResponse,
+    MessageDeltaEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    ServiceApiStreamEvent,
+    ToolCallEvent,
+    ToolResultEvent,
     WebAppMessageRequest,
+    WebAppStreamEvent,
 )
-from agent_builder.console.services import agents, api_keys
+from agent_builder.console.services import agents, api_keys, conversations
+
+# Documented inside event streams only, so app.py adds them to the OpenAPI components itself.
+STREAM_EVENT_MODELS: tuple[type[BaseModel], ...] = (WebAppStreamEvent, ServiceApiStreamEvent)
 
 
-def _runtime_unavailable() -> ApiError:
-    return ApiError(
-        503, "runtime_unavailable", "Chat is unavailable: no agent runtime is connected to this console."
+def _event_stream(events: AsyncIterator[bytes]) -> StreamingResponse:
+    return StreamingResponse(
+        events,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
-web_app_router = APIRouter(
-    prefix="/chat/{site_token}/api", tags=["web-app"], responses=errors(403, 404, 422, 503)
+def _sse(event: WebAppStreamEvent | ServiceApiStreamEvent) -> bytes:
+    return f"event: {event.event}\ndata: {event.data.model_dump_json()}\n\n".encode()
+
+
+def _stream_docs(model: type[BaseModel], description: str) -> dict[int | str, dict[str, Any]]:
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {200: {"description": description, "content": {"text/event-stream": {"schema": schema}}}}
+
+
+def _runs(request: Request) -> ChatRuns:
+    return request.app.state.chat_runs
+
+
+def _console_url(request: Request) -> str:
+    """Where the runtime reaches this console (knowledge retrieval): the configured internal URL,
+    else the address this server accepted the request on, i.e. its bound host and port."""
+    config: ConsoleConfig = request.app.state.config
+    if config.internal_url:
+        return config.internal_url
+    host, port = request.scope.get("server") or (None, None)
+    if host is None or port is None:  # not served from a TCP socket
+        return str(request.base_url).rstrip("/")
+    # Plain http: the console's own server never terminates TLS.
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+RunsDep = Annotated[ChatRuns, Depends(_runs)]
+ConsoleUrlDep = Annotated[str, Depends(_console_url)]
+WebAppAgent = Annotated[agents.PublishedAgent, Depends(load_web_app_agent)]
+
+web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], responses=errors(403, 404, 422))
+
+
+@web_app_router.post(
+    "/messages",
+    response_class=StreamingResponse,  # no media type of its own: the docs below name it
+    responses={
+        **_stream_docs(WebAppStreamEvent, "The reply as server-sent events (see WebAppStreamEvent)."),
+        **errors(409, 503),
+    },
 )
+async def send_web_app_message(
+    body: WebAppMessageRequest, agent: WebAppAgent, runs: RunsDep, console_url: ConsoleUrlDep
+) -> StreamingResponse:
+    """Ask the agent; the reply streams back as server-sent events: `message_start`
+    `{conversation_id, message_id}`, then `message_delta` `{text}`, `tool_call`
+    `{id, name, arguments}` and `tool_result` `{id, name, output, is_error}` as they happen, and
+    last `message_end` (the stored ChatMessage, status `completed`, `failed` with `error`, or
+    `cancelled`) or `error` `{code, message}` when the reply could not be stored. Errors before
+    the stream starts are JSON: 404 unknown conversation, 409 `model_unavailable`, 503
+    `runtime_unavailable`."""
+    run = await runs.start(agent, "web_app", body.query, body.conversation_id, None, console_url)
+    return _event_stream(_web_app_events(run))
 
 
-def _web_app(request: Request, site_token: str) -> WebAppView:
-    return load_web_app(request, site_token)
+async def _web_app_events(run: ChatRun) -> AsyncIterator[bytes]:
+    # A visitor who leaves does not stop the reply (only Stop does): it is stored all the same.
+    start = MessageStartEvent(conversation_id=run.conversation_id, message_id=run.message_id)
+    yield _sse(WebAppStreamEvent(event="message_start", data=start))
+    async for item in run.items():
+        yield _sse(_web_app_event(item))
 
 
-@web_app_router.post("/messages", dependencies=[Depends(_web_app)])
-def send_web_app_message(body: WebAppMessageRequest) -> ChatMessageResponse:
-    # The web app switch and then the body were checked on the way in; only the runtime is missing.
-    raise _runtime_unavailable()
+def _web_app_event(item: RunUpdate | RunEnd) -> WebAppStreamEvent:
+    match item:
+        case MessageDeltaEvent():
+            return WebAppStreamEvent(event="message_delta", data=item)
+        case ToolCallEvent():
+            return WebAppStreamEvent(event="tool_call", data=item)
+        case ToolResultEvent():
+            return WebAppStreamEvent(event="tool_result", data=item)
+        case ChatMessage():
+            return WebAppStreamEvent(event="message_end", data=item)
+        case ErrorResponse():
+            return WebAppStreamEvent(event="error", data=item)
+
+
+@web_app_router.post("/messages/{message_id}/stop")
+async def stop_web_app_message(message_id: str, agent: WebAppAgent, runs: RunsDep, db: DbDep) -> ChatMessage:
+    """Stop a reply that is still streaming: the runtime run is cancelled and the reply is kept
+    with what was streamed so far, status `cancelled`. Returns the stored reply (also when it had
+    already ended on its own)."""
+    run = runs.active(message_id)
+    if run is not None and run.agent_id == agent.id and run.source == "web_app":
+        end = await runs.stop(run)
+        if isinstance(end, ErrorResponse):
+            raise ApiError(500, end.code, end.message)
+        return end
+    message = await run_in_threadpool(conversations.find_message, db, agent.id, "web_app", message_id)
+    if message is None or message.role != "assistant":
+        raise not_found("Message")
+    return message
+
+
+@web_app_router.get("/conversations/{conversation_id}/messages")
+def list_web_app_messages(conversation_id: str, agent: WebAppAgent, db: DbDep) -> ChatMessageList:
+    """A web app conversation's stored messages, oldest first (the page restores itself from it)."""
+    return ChatMessageList(data=conversations.list_messages(db, agent.id, "web_app", conversation_id))
 
 
 _app_key_scheme = HTTPBearer(
@@ -78,7 +186,83 @@ def get_app_parameters(agent: ServiceAgent) -> AppParameters:
     )
 
 
-@service_api_router.post("/chat-messages", responses=errors(503), dependencies=[Depends(service_agent)])
-def send_chat_message(body: ChatMessageRequest) -> ChatMessageResponse:
-    # The key, the switch and then the body were checked on the way in; only the runtime is missing.
-    raise _runtime_unavailable()
+@service_api_router.post(
+    "/chat-messages",
+    response_model=ChatMessageResponse,
+    responses={
+        **_stream_docs(
+            ServiceApiStreamEvent,
+            "Blocking: the answer as JSON. Streaming: server-sent events (see ServiceApiStreamEvent).",
+        ),
+        **errors(404, 409, 502, 503),
+    },
+)
+async def send_chat_message(
+    body: ChatMessageRequest, agent: ServiceAgent, runs: RunsDep, console_url: ConsoleUrlDep
+) -> ChatMessageResponse | StreamingResponse:
+    """Ask the agent, in a new conversation or (with `conversation_id`) a stored one.
+
+    `blocking` waits for the answer: `200 ChatMessageResponse`, or `502 {code, message}` when the
+    run failed (`code` is the runtime's: `provider_auth_failed`, `provider_error`,
+    `provider_unavailable`, `tool_loop_limit`, ...).
+
+    `streaming` answers with server-sent events: `message` `{answer}` (the next piece of the
+    answer), `tool_call` `{id, name, arguments}`, `tool_result` `{id, name, output, is_error}`,
+    and last either `message_end` `{conversation_id, message_id, usage}` or `error`
+    `{code, message}`. Closing the stream early cancels the run.
+
+    Errors before any answer are JSON: 404 unknown conversation, 409 `model_unavailable`,
+    503 `runtime_unavailable`."""
+    run = await runs.start(agent, "service_api", body.query, body.conversation_id, body.user, console_url)
+    if body.response_mode == "streaming":
+        return _event_stream(_service_api_events(run))
+    end = await run.end()
+    if isinstance(end, ChatMessage) and end.status == "completed" and end.usage is not None:
+        return ChatMessageResponse(
+            conversation_id=end.conversation_id,
+            message_id=end.id,
+            answer=end.content,
+            status="completed",
+            usage=end.usage,
+            tool_calls=end.tool_calls,
+        )
+    error = _run_error(end)
+    raise ApiError(502, error.code, error.message)
+
+
+async def _service_api_events(run: ChatRun) -> AsyncIterator[bytes]:
+    try:
+        async for item in run.items():
+            yield _sse(_service_api_event(item))
+    finally:
+        # Left before the end (client disconnect): nobody reads the answer, so stop the run.
+        run.cancel()
+
+
+def _service_api_event(item: RunUpdate | RunEnd) -> ServiceApiStreamEvent:
+    match item:
+        case MessageDeltaEvent():
+            return ServiceApiStreamEvent(event="message", data=AnswerEvent(answer=item.text))
+        case ToolCallEvent():
+            return ServiceApiStreamEvent(event="tool_call", data=item)
+        case ToolResultEvent():
+            return ServiceApiStreamEvent(event="tool_result", data=item)
+        case ChatMessage(status="completed", usage=usage) if usage is not None:
+            end = MessageEndEvent(conversation_id=item.conversation_id, message_id=item.id, usage=usage)
+            return ServiceApiStreamEvent(event="message_end", data=end)
+        case _:
+            return ServiceApiStreamEvent(event="error", data=_run_error(item))
+
+
+def _run_error(end: RunEnd) -> ErrorResponse:
+    if isinstance(end, ErrorResponse):
+        return end
+    return end.error or ErrorResponse(
+        code="run_cancelled", message="The run was cancelled before it finished."
+    )
+
+
+@service_api_router.get("/conversations/{conversation_id}/messages", responses=errors(404))
+def list_conversation_messages(conversation_id: str, agent: ServiceAgent, db: DbDep) -> ChatMessageList:
+    """A service API conversation's stored messages, oldest first."""
+    return ChatMessageList(data=conversations.list_messages(db, agent.id, "service_api", conversation_id))

@@ -62,12 +62,44 @@ _API_REFERENCE = """<!doctype html>
 <tr><td><code>query</code></td><td>string</td><td>the user's message (required)</td></tr>
 <tr><td><code>response_mode</code></td><td><code>"blocking"</code> | <code>"streaming"</code></td>
     <td>required</td></tr>
-<tr><td><code>conversation_id</code></td><td>string</td><td>continue a conversation (optional)</td></tr>
+<tr><td><code>conversation_id</code></td><td>string</td>
+    <td>continue a conversation: the id an earlier answer returned (optional)</td></tr>
 <tr><td><code>user</code></td><td>string</td><td>your identifier for the end user (required)</td></tr>
 </table>
 <pre>curl -X POST {base}/chat-messages -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"query": "Hello", "response_mode": "blocking", "user": "user-123"}'</pre>
+<p><code>blocking</code> waits for the whole answer:</p>
+<pre>{"conversation_id": "…", "message_id": "…", "status": "completed",
+ "answer": "Hi! How can I help?",
+ "usage": {"prompt_tokens": 24, "completion_tokens": 6, "total_tokens": 30},
+ "tool_calls": [{"id": "…", "name": "sandbox_shell", "arguments": {"command": "ls"},
+                 "output": "notes.txt\\n", "is_error": false}]}</pre>
+<p><code>streaming</code> answers with server-sent events (<code>text/event-stream</code>), each
+<code>event: &lt;name&gt;</code> and <code>data: &lt;JSON&gt;</code>. Closing the stream early stops the run.</p>
+<table>
+<tr><th>event</th><th>data</th></tr>
+<tr><td><code>message</code></td><td><code>{"answer"}</code>: the next piece of the answer</td></tr>
+<tr><td><code>tool_call</code></td><td><code>{"id", "name", "arguments"}</code>: the agent calls a tool</td></tr>
+<tr><td><code>tool_result</code></td><td><code>{"id", "name", "output", "is_error"}</code>: its result</td></tr>
+<tr><td><code>message_end</code></td><td><code>{"conversation_id", "message_id", "usage"}</code>: last, when
+    the answer is complete</td></tr>
+<tr><td><code>error</code></td><td><code>{"code", "message"}</code>: last, when the run failed</td></tr>
+</table>
+<pre>event: message
+data: {"answer": "Hi! How "}
+
+event: message
+data: {"answer": "can I help?"}
+
+event: message_end
+data: {"conversation_id": "…", "message_id": "…", "usage": {"prompt_tokens": 24, …}}</pre>
+
+<h2 id="messages">GET /conversations/{conversation_id}/messages</h2>
+<p>A conversation's messages, oldest first: <code>{"data": [{"id", "conversation_id", "role",
+"content", "status", "error", "tool_calls", "retries", "usage", "agent_version", "created_at"}]}</code>.
+<code>status</code> is <code>completed</code>, <code>failed</code> (see <code>error</code>) or
+<code>cancelled</code>.</p>
 
 <h2 id="errors">Errors</h2>
 <p>Errors are JSON <code>{"code": "...", "message": "..."}</code>.</p>
@@ -75,9 +107,13 @@ _API_REFERENCE = """<!doctype html>
 <tr><th>status</th><th>code</th><th>meaning</th></tr>
 <tr><td>401</td><td><code>invalid_api_key</code></td><td>missing, unknown or revoked key</td></tr>
 <tr><td>403</td><td><code>service_api_disabled</code></td><td>the agent's service API is off</td></tr>
+<tr><td>404</td><td><code>not_found</code></td><td>no such conversation for this agent</td></tr>
+<tr><td>409</td><td><code>model_unavailable</code></td><td>the agent's model is inactive or gone</td></tr>
 <tr><td>422</td><td><code>invalid_request</code></td>
     <td>the body failed validation; see <code>errors</code></td></tr>
-<tr><td>503</td><td><code>runtime_unavailable</code></td><td>no agent runtime is connected</td></tr>
+<tr><td>502</td><td><code>provider_auth_failed</code>, <code>provider_error</code>,
+    <code>provider_unavailable</code>, …</td><td>the run failed (blocking mode)</td></tr>
+<tr><td>503</td><td><code>runtime_unavailable</code></td><td>no agent runtime is connected or reachable</td></tr>
 </table>
 <p>The machine-readable schema is at <a href="/openapi.json">/openapi.json</a>.</p>
 </main>

@@ -267,6 +267,7 @@ class PublishedAgent:
     site_token: str
     web_app_enabled: bool
     service_api_enabled: bool
+    version: int
     config: AgentConfig
 
 
@@ -287,5 +288,6 @@ def find_published(
         site_token=row["site_token"],
         web_app_enabled=bool(row["web_app_enabled"]),
         service_api_enabled=bool(row["service_api_enabled"]),
+        version=published.version,
         config=published.config,
     )

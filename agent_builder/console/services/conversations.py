@@ -1,10 +1,27 @@
-"""Conversations and their messages (written by chat; the test seeding router backdates them)."""
+"""Conversations and their messages: written by chat (a question when its run starts, the reply
+when the run ends) and by the test seeding router (backdated conversations)."""
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Literal
+
+from pydantic import TypeAdapter
+
 from agent_builder.console.db import Database, new_id, to_timestamp
 from agent_builder.console.errors import not_found
-from agent_builder.console.schemas import SeedConversationRequest
+from agent_builder.console.schemas import (
+    ChatMessage,
+    ErrorResponse,
+    SeedConversationRequest,
+    ToolCallRecord,
+    Usage,
+)
+
+# Each surface sees only its own conversations: a web app visitor cannot read service API chats.
+Source = Literal["web_app", "service_api"]
+
+_TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 
 
 def create_conversation(db: Database, body: SeedConversationRequest) -> str:
@@ -25,3 +42,105 @@ def create_conversation(db: Database, body: SeedConversationRequest) -> str:
             ],
         )
     return conversation_id
+
+
+def _check_conversation(
+    conn: sqlite3.Connection, agent_id: str, source: Source, conversation_id: str
+) -> None:
+    row = conn.execute(
+        "SELECT 1 FROM conversations WHERE id = ? AND agent_id = ? AND source = ?",
+        (conversation_id, agent_id, source),
+    ).fetchone()
+    if row is None:
+        raise not_found("Conversation")
+
+
+def history(db: Database, agent_id: str, source: Source, conversation_id: str) -> list[tuple[str, str]]:
+    """(role, content) of the conversation's completed messages, oldest first: what the model is
+    shown of the conversation so far. Failed and stopped replies are left out."""
+    with db.read() as conn:
+        _check_conversation(conn, agent_id, source, conversation_id)
+        rows = conn.execute(
+            "SELECT role, content FROM messages WHERE conversation_id = ? AND status = 'completed' "
+            "ORDER BY position",
+            (conversation_id,),
+        ).fetchall()
+    return [(row["role"], row["content"]) for row in rows]
+
+
+def start_turn(
+    db: Database, question: ChatMessage, agent_id: str, source: Source, user: str | None, new: bool
+) -> None:
+    """Store the user's question, first creating its conversation when `new`."""
+    with db.write() as conn:
+        if new:
+            conn.execute(
+                "INSERT INTO conversations (id, agent_id, created_at, source, end_user) VALUES (?, ?, ?, ?, ?)",
+                (question.conversation_id, agent_id, to_timestamp(question.created_at), source, user),
+            )
+        _append(conn, question)
+
+
+def save_reply(db: Database, reply: ChatMessage) -> None:
+    with db.write() as conn:
+        _append(conn, reply)
+
+
+def _append(conn: sqlite3.Connection, message: ChatMessage) -> None:
+    conn.execute(
+        "INSERT INTO messages (id, conversation_id, position, role, content, created_at, status, "
+        "error_code, error_message, tool_calls, retries, usage, agent_version) VALUES (?, ?, "
+        "(SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            message.id,
+            message.conversation_id,
+            message.conversation_id,
+            message.role,
+            message.content,
+            to_timestamp(message.created_at),
+            message.status,
+            message.error.code if message.error else None,
+            message.error.message if message.error else None,
+            _TOOL_CALLS.dump_json(message.tool_calls).decode(),
+            message.retries,
+            message.usage.model_dump_json() if message.usage else None,
+            message.agent_version,
+        ),
+    )
+
+
+def list_messages(db: Database, agent_id: str, source: Source, conversation_id: str) -> list[ChatMessage]:
+    with db.read() as conn:
+        _check_conversation(conn, agent_id, source, conversation_id)
+        rows = conn.execute(
+            "SELECT * FROM messages WHERE conversation_id = ? ORDER BY position", (conversation_id,)
+        ).fetchall()
+    return [_message(row) for row in rows]
+
+
+def find_message(db: Database, agent_id: str, source: Source, message_id: str) -> ChatMessage | None:
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+            "WHERE m.id = ? AND c.agent_id = ? AND c.source = ?",
+            (message_id, agent_id, source),
+        ).fetchone()
+    return None if row is None else _message(row)
+
+
+def _message(row: sqlite3.Row) -> ChatMessage:
+    error_code = row["error_code"]
+    return ChatMessage(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        role=row["role"],
+        content=row["content"],
+        status=row["status"],
+        error=None if error_code is None else ErrorResponse(code=error_code, message=row["error_message"]),
+        tool_calls=_TOOL_CALLS.validate_json(row["tool_calls"]),
+        retries=row["retries"],
+        usage=None if row["usage"] is None else Usage.model_validate_json(row["usage"]),
+        agent_version=row["agent_version"],
+        created_at=row["created_at"],
+    )

@@ -221,19 +221,35 @@ def bm25_to_score(rank: float) -> float:
 def retrieve(
     db: Database, dataset_id: str, query: str, top_k: int, score_threshold: float | None
 ) -> list[RetrievalRecord]:
-    match = fts_query(query)
     with db.read() as conn:
         _dataset_in(conn, dataset_id)
-        if match is None:
-            return []
-        rows = conn.execute(
-            "SELECT s.id, s.document_id, d.name AS document_name, s.content, bm25(segments_fts) AS rank "
-            "FROM segments_fts JOIN segments s ON s.pk = segments_fts.rowid "
-            "JOIN documents d ON d.id = s.document_id "
-            "WHERE segments_fts MATCH ? AND d.dataset_id = ? AND d.indexing_status = 'completed' "
-            "AND s.enabled = 1 ORDER BY rank LIMIT ?",
-            (match, dataset_id, top_k),
-        ).fetchall()
+        return _search(conn, [dataset_id], query, top_k, score_threshold)
+
+
+def search(
+    db: Database, dataset_ids: list[str], query: str, top_k: int, score_threshold: float | None
+) -> list[RetrievalRecord]:
+    """`retrieve` across several datasets at once (best first); datasets that no longer exist
+    simply contribute nothing."""
+    with db.read() as conn:
+        return _search(conn, dataset_ids, query, top_k, score_threshold)
+
+
+def _search(
+    conn: sqlite3.Connection, dataset_ids: list[str], query: str, top_k: int, score_threshold: float | None
+) -> list[RetrievalRecord]:
+    match = fts_query(query)
+    if match is None or not dataset_ids:
+        return []
+    placeholders = ", ".join("?" * len(dataset_ids))
+    rows = conn.execute(
+        "SELECT s.id, s.document_id, d.name AS document_name, s.content, bm25(segments_fts) AS rank "
+        "FROM segments_fts JOIN segments s ON s.pk = segments_fts.rowid "
+        "JOIN documents d ON d.id = s.document_id "
+        f"WHERE segments_fts MATCH ? AND d.dataset_id IN ({placeholders}) "
+        "AND d.indexing_status = 'completed' AND s.enabled = 1 ORDER BY rank LIMIT ?",
+        (match, *dataset_ids, top_k),
+    ).fetchall()
     records = [
         RetrievalRecord(
             segment_id=row["id"],

@@ -234,3 +234,21 @@ def is_model_active(conn: sqlite3.Connection, provider_id: str, name: str) -> bo
         "SELECT active FROM models WHERE provider_id = ? AND name = ?", (provider_id, name)
     ).fetchone()
     return row is not None and bool(row["active"])
+
+
+@dataclass(frozen=True)
+class ModelEndpoint:
+    base_url: str
+    api_key: str
+    name: str
+
+
+def model_endpoint(db: Database, provider_id: str, name: str) -> ModelEndpoint | None:
+    """Where to call an active model, with the provider's stored key; None if it is gone or inactive."""
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT p.base_url, p.api_key FROM models m JOIN providers p ON p.id = m.provider_id "
+            "WHERE m.provider_id = ? AND m.name = ? AND m.active = 1",
+            (provider_id, name),
+        ).fetchone()
+    return None if row is None else ModelEndpoint(row["base_url"], row["api_key"], name)

@@ -89,3 +89,19 @@ def delete_credential(db: Database, credential_id: str) -> None:
     with db.write() as conn:
         if conn.execute("DELETE FROM tool_credentials WHERE id = ?", (credential_id,)).rowcount == 0:
             raise not_found("Tool credential")
+
+
+@dataclass(frozen=True)
+class WebSearchEndpoint:
+    base_url: str
+    secret: str
+
+
+def web_search_endpoint(db: Database) -> WebSearchEndpoint | None:
+    """The newest web_search credential that names its provider's URL, if any."""
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT base_url, secret FROM tool_credentials WHERE tool = 'web_search' AND base_url IS NOT NULL "
+            "ORDER BY created_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+    return None if row is None else WebSearchEndpoint(row["base_url"], row["secret"])

@@ -1,0 +1,324 @@
+"""What the console sends the runtime, and how it copes when the runtime misbehaves. A fake
+runtime in this process records each run request and streams what the test scripts; the
+console runs in this process too, on a real socket, so the fake can call it back like the
+runtime does (knowledge retrieval with the run's token)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY, FakeProvider
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from agent_builder.console import chat_runs
+from agent_builder.console.app import create_app
+from agent_builder.console.config import ConsoleConfig
+from support.replay.server import BackgroundServer
+from tests.console.chat_stack import Event, publish_agent, read_events, site_token
+
+SHELLCTL_URL = "http://127.0.0.1:5004"
+COMPLETED = (
+    "run.completed",
+    {"message": "Done.", "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
+)
+
+
+@dataclass
+class FakeRuntime:
+    """Answers `POST /runs` with `run.started`, then `before`, then (once `release` is set)
+    `after`; an `after` without a terminal event is a stream that breaks off."""
+
+    before: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    after: list[tuple[str, dict[str, Any]]] = field(default_factory=lambda: [COMPLETED])
+    refuse_with: int | None = None
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    started: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.post("/runs")
+        async def start_run(request: Request) -> Response:
+            self.runs.append(json.loads(await request.body()))
+            self.started.set()
+            if self.refuse_with:
+                return JSONResponse(
+                    {"code": "invalid_request", "message": "no"}, status_code=self.refuse_with
+                )
+            return StreamingResponse(self._events(self.runs[-1]["run_id"]), media_type="text/event-stream")
+
+        return app
+
+    async def _events(self, run_id: str) -> AsyncIterator[bytes]:
+        for name, data in [("run.started", {"run_id": run_id}), *self.before]:
+            yield f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
+        while not self.release.is_set():
+            await asyncio.sleep(0.01)
+        for name, data in self.after:
+            yield f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+@dataclass(frozen=True)
+class Console:
+    url: str
+    api: httpx.Client  # signed in
+    public: httpx.Client
+    db_rows: Callable[[str], list[Any]]
+
+
+@pytest.fixture
+def runtime() -> Iterator[tuple[FakeRuntime, str]]:
+    fake = FakeRuntime()
+    with BackgroundServer(fake.app()) as server:
+        yield fake, server.url
+        fake.release.set()  # let any stream still open end, so the server can stop
+
+
+@pytest.fixture
+def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
+    """Consoles on one database, served on real sockets, wired to the given runtime URL."""
+    with ExitStack() as stack:
+
+        def make(runtime_url: str) -> Console:
+            app = create_app(
+                ConsoleConfig(
+                    db_path=tmp_path / "console.db", runtime_url=runtime_url, shellctl_url=SHELLCTL_URL
+                )
+            )
+            url = stack.enter_context(BackgroundServer(app)).url
+            api = stack.enter_context(httpx.Client(base_url=url, timeout=10))
+            login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+            token = api.post("/console/api/login", json=login).raise_for_status().json()["access_token"]
+            api.headers["Authorization"] = f"Bearer {token}"
+            public = stack.enter_context(httpx.Client(base_url=url, timeout=10))
+
+            def db_rows(sql: str) -> list[Any]:
+                with app.state.db.read() as conn:
+                    return conn.execute(sql).fetchall()
+
+            return Console(url, api, public, db_rows)
+
+        yield make
+
+
+def active_model(console: Console, provider: FakeProvider) -> dict[str, str]:
+    body = {"name": "Fake", "base_url": provider.url, "api_key": PROVIDER_KEY}
+    created = console.api.post("/console/api/model-providers", json=body).raise_for_status().json()
+    model = next(m for m in created["models"] if m["name"] == CHAT_MODEL)
+    console.api.patch(
+        f"/console/api/model-providers/{created['id']}/models/{model['id']}", json={"active": True}
+    ).raise_for_status()
+    return {"provider_id": created["id"], "name": CHAT_MODEL}
+
+
+def indexed_dataset(console: Console, name: str, text: str) -> str:
+    dataset = console.api.post("/console/api/datasets", json={"name": name}).raise_for_status().json()
+    document = console.api.post(
+        f"/console/api/datasets/{dataset['id']}/documents", files={"file": ("doc.md", text.encode())}
+    ).raise_for_status()
+    url = f"/console/api/datasets/{dataset['id']}/documents/{document.json()['id']}"
+    deadline = time.monotonic() + 10
+    while console.api.get(url).json()["indexing_status"] != "completed":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    return dataset["id"]
+
+
+def web_app_events(console: Console, agent: dict[str, Any], query: str) -> list[Event]:
+    url = f"/chat/{site_token(agent)}/api/messages"
+    with console.public.stream("POST", url, json={"query": query}) as response:
+        assert response.status_code == 200, response.read()
+        return list(read_events(response.iter_lines()))
+
+
+def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+) -> None:
+    fake, runtime_url = runtime
+    console = make_console(runtime_url)
+    model = active_model(console, fake_provider)
+    search = {
+        "tool": "web_search",
+        "name": "Search",
+        "secret": "ws-secret-1",
+        "base_url": "http://search.test/v1",
+    }
+    console.api.post("/console/api/tool-credentials", json=search).raise_for_status()
+    attached = indexed_dataset(console, "Attached", "The attached token is TOKEN-A1.")
+    other = indexed_dataset(console, "Other", "The other token is TOKEN-B2.")
+    tools = [
+        {"name": "knowledge_search", "enabled": True},
+        {"name": "web_search", "enabled": True},
+        {"name": "sandbox_shell", "enabled": False},
+    ]
+    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": 0.1}
+    parameters = {"temperature": 0.3, "max_tokens": 200}
+    agent = publish_agent(
+        console.api, model, instructions="Published.", tools=tools, knowledge=knowledge, parameters=parameters
+    )
+    draft = {
+        "revision": agent["draft"]["revision"],
+        "config": {**agent["draft"]["config"], "instructions": "Draft."},
+    }
+    console.api.put(f"/console/api/agents/{agent['id']}/draft", json=draft).raise_for_status()
+
+    with ThreadPoolExecutor(1) as pool:
+        reply = pool.submit(web_app_events, console, agent, "What is the token?")
+        assert fake.started.wait(5)
+        run = fake.runs[0]
+        assert run["agent"] == {
+            "name": "Chat agent",
+            "instructions": "Published.",
+            "model": {"base_url": fake_provider.url, "api_key": PROVIDER_KEY, "name": CHAT_MODEL},
+            "parameters": parameters,
+            "tools": tools,
+            "knowledge": knowledge,
+        }
+        assert (run["query"], run["history"]) == ("What is the token?", [])
+        services = run["services"]
+        assert services["shellctl_url"] == SHELLCTL_URL
+        assert services["web_search"] == {"base_url": "http://search.test/v1", "api_key": "ws-secret-1"}
+        assert services["knowledge"]["retrieve_url"] == f"{console.url}/internal/knowledge/retrieve"
+
+        def retrieve(
+            dataset_ids: list[str], token: str | None = services["knowledge"]["token"]
+        ) -> httpx.Response:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            body = {"query": "token", "dataset_ids": dataset_ids, "top_k": 2, "score_threshold": None}
+            return httpx.post(services["knowledge"]["retrieve_url"], json=body, headers=headers)
+
+        found = retrieve([attached])
+        assert found.status_code == 200, found.text
+        assert [record["content"] for record in found.json()["records"]] == [
+            "The attached token is TOKEN-A1."
+        ]
+        assert retrieve([attached, other]).json()["code"] == "forbidden"
+        assert retrieve([attached], token=None).json()["code"] == "invalid_token"
+        assert retrieve([attached], token="guessed").json()["code"] == "invalid_token"
+        fake.release.set()
+        events = reply.result(timeout=10)
+
+    assert events[0] == Event(
+        "message_start", {"conversation_id": run["conversation_id"], "message_id": run["run_id"]}
+    )
+    assert (events[-1].name, events[-1].data["content"], events[-1].data["status"]) == (
+        "message_end",
+        "Done.",
+        "completed",
+    )
+    expired = retrieve([attached])
+    assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
+
+
+def test_a_runtime_that_refuses_or_is_unreachable_is_503_and_nothing_is_stored(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+) -> None:
+    fake, runtime_url = runtime
+    fake.refuse_with = 422
+    console = make_console(runtime_url)
+    agent = publish_agent(console.api, active_model(console, fake_provider))
+    key = console.api.post(f"/console/api/agents/{agent['id']}/api-keys", json={}).json()["secret"]
+    refused = console.public.post(f"/chat/{site_token(agent)}/api/messages", json={"query": "Hi"})
+    assert (refused.status_code, refused.json()["code"]) == (503, "runtime_unavailable")
+    assert "refused the run (HTTP 422 invalid_request)" in refused.json()["message"]
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        down = make_console(f"http://127.0.0.1:{sock.getsockname()[1]}")
+    body = {"query": "Hi", "response_mode": "streaming", "user": "u"}
+    unreachable = down.public.post("/v1/chat-messages", json=body, headers={"Authorization": f"Bearer {key}"})
+    assert (unreachable.status_code, unreachable.json()["code"]) == (503, "runtime_unavailable")
+    assert "cannot be reached" in unreachable.json()["message"]
+    assert console.db_rows("SELECT * FROM conversations") == []
+
+
+def test_a_stream_that_breaks_off_is_a_failed_reply(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+) -> None:
+    fake, runtime_url = runtime
+    fake.before, fake.after = [("message.delta", {"text": "Hal"})], []
+    fake.release.set()
+    console = make_console(runtime_url)
+    agent = publish_agent(console.api, active_model(console, fake_provider))
+    events = web_app_events(console, agent, "Hi")
+    assert [event.name for event in events] == ["message_start", "message_delta", "message_end"]
+    reply = events[-1].data
+    assert (reply["status"], reply["content"]) == ("failed", "Hal")
+    assert reply["error"] == {
+        "code": "runtime_unavailable",
+        "message": "The connection to the agent runtime was lost.",
+    }
+
+
+def wait_for_reply(console: Console, agent: dict[str, Any], conversation_id: str) -> dict[str, Any]:
+    url = f"/chat/{site_token(agent)}/api/conversations/{conversation_id}/messages"
+    deadline = time.monotonic() + 5
+    while len(stored := console.public.get(url).json()["data"]) < 2:
+        assert time.monotonic() < deadline, stored
+        time.sleep(0.02)
+    return stored[-1]
+
+
+def test_a_web_app_reply_is_stored_after_the_visitor_left(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+) -> None:
+    fake, runtime_url = runtime
+    console = make_console(runtime_url)
+    agent = publish_agent(console.api, active_model(console, fake_provider))
+    url = f"/chat/{site_token(agent)}/api/messages"
+    with console.public.stream("POST", url, json={"query": "Hi"}) as response:
+        start = next(read_events(response.iter_lines()))
+    fake.release.set()
+    reply = wait_for_reply(console, agent, start.data["conversation_id"])
+    assert (reply["status"], reply["content"]) == ("completed", "Done.")
+
+
+def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
+    make_console: Callable[[str], Console],
+    runtime: tuple[FakeRuntime, str],
+    fake_provider: FakeProvider,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(chat_runs, "_STOP_GRACE_S", 0.2)
+    fake, runtime_url = runtime  # the fake has no cancel route: the runtime never confirms
+    fake.before = [("message.delta", {"text": "Partial"})]
+    console = make_console(runtime_url)
+    agent = publish_agent(console.api, active_model(console, fake_provider))
+    api = f"/chat/{site_token(agent)}/api"
+    with console.public.stream("POST", f"{api}/messages", json={"query": "Hi"}) as response:
+        events = read_events(response.iter_lines())
+        start, _ = next(events), next(events)
+        stopped = console.public.post(f"{api}/messages/{start.data['message_id']}/stop").json()
+        assert [event.name for event in events] == ["message_end"]
+    assert (stopped["status"], stopped["content"]) == ("cancelled", "Partial")
+
+
+def test_chat_service_urls_are_validated_settings(tmp_path: Path) -> None:
+    config = ConsoleConfig.from_env(
+        tmp_path / "c.db",
+        {
+            "AGENT_BUILDER_RUNTIME_URL": "http://runtime:5050/",
+            "AGENT_BUILDER_INTERNAL_URL": "http://console:5001",
+        },
+    )
+    assert (config.runtime_url, config.shellctl_url, config.internal_url) == (
+        "http://runtime:5050",
+        None,
+        "http://console:5001",
+    )
+    with pytest.raises(ValueError, match="AGENT_BUILDER_SHELLCTL_URL must be an http"):
+        ConsoleConfig.from_env(tmp_path / "c.db", {"AGENT_BUILDER_SHELLCTL_URL": "localhost:5004"})
