@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup e2e test unit lint steps contracts lane seed post-merge clean
+.PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes clean
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
@@ -45,6 +45,11 @@ seed: setup
 ## Extra behave arguments: make post-merge ARGS=features/agent/publish.feature
 post-merge: setup
 	$(BIN)/python -m ci.post_merge $(ARGS)
+
+## Re-record the cassettes and goldens of @external-model/@external-tool scenarios against the
+## reference model (no key needed). Extra behave arguments: make record-cassettes ARGS=-n\ "..."
+record-cassettes: setup
+	$(BIN)/python -m ci.record_cassettes $(ARGS)
 
 steps: setup
 	$(BIN)/behave --steps-catalog

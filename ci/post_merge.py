@@ -96,6 +96,9 @@ class Startup:
         return ", ".join(f"{name} {seconds:.2f}s" for name, seconds in self.stages.items())
 
 
+SANDBOX_TIMEOUT_S = 3
+
+
 def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
     argv = python_module_argv(
         "support.replay", "serve", "--host", "127.0.0.1", "--port", "0", "--cassettes", str(CASSETTES),
@@ -107,6 +110,8 @@ def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
         argv += ["--upstream", settings.stable_model_base_url]
     if settings.web_search_base_url:
         argv += ["--search-upstream", settings.web_search_base_url]
+    if settings.recorded_from:
+        argv += ["--recorded-from", settings.recorded_from]
     key = settings.stable_model_api_key
     # The replay server reads its upstream key from the environment (it may come from .env here).
     return argv, ({"E2E_STABLE_MODEL_API_KEY": key.get_secret_value()} if key else {})
@@ -131,7 +136,9 @@ def start_services(startup: Startup) -> Endpoints:
         backend: str | None = startup.start(
             "runtime",
             python_module_argv(
-                "agent_builder", "runtime", "--host", "127.0.0.1", "--port", str(settings.agent_backend_port)
+                "agent_builder", "runtime", "--host", "127.0.0.1", "--port", str(settings.agent_backend_port),
+                # Short, so the sandbox-timeout scenario is quick; its cassette records this value.
+                "--shell-timeout", str(SANDBOX_TIMEOUT_S),
             ),
             "AGENT_BUILDER_READY",
         )

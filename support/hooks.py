@@ -156,12 +156,13 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         browser_context=browser_context,
         page=page,
         names=run.names,
+        replay=_replay_for(run, scenario),
     )
     browser_context.on("page", lambda new_page: _watch(new_page, world))
     _watch(page, world)
     context.world = world
-    if (replay := _replay_for(run, scenario)) is not None:
-        replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
+    if world.replay is not None:
+        world.replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
 
 
 def _replay_for(run: RunState, scenario: Scenario) -> ReplayControl | None:
@@ -176,8 +177,8 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     world: World = context.world
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
     problems = [f"uncaught page error: {error}" for error in world.page_errors]
-    if (replay := _replay_for(run, scenario)) is not None:
-        replay_report = replay.close_scope()
+    if world.replay is not None:
+        replay_report = world.replay.close_scope()
         if not replay_report.ok:  # a miss or an unused recording, even if the product hid it
             problems.append(replay_report.problems_text())
     out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)

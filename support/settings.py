@@ -268,6 +268,11 @@ class Settings(BaseModel):
         meaning="Web-search provider key for `record`/`live`; the seeded tool credential, never in artifacts",
         accepts="the provider's key",
     )
+    recorded_from: str | None = _var(
+        "E2E_RECORDED_FROM",
+        meaning="`recorded_from` label written into cassettes in `record` mode (default: the upstream's host)",
+        accepts="a short label, e.g. `reference-model`",
+    )
     golden: Literal["check", "refresh"] = _var(
         "E2E_GOLDEN",
         "check",

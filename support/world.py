@@ -13,8 +13,10 @@ from playwright.sync_api import BrowserContext, Page
 
 from support.api.console import ConsoleClient
 from support.api.models import AgentDetail, Dataset, Document, Model, ToolCredential
+from support.api.service import ServiceStreamEvent
 from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
+from support.replay.control import ReplayControl
 from support.settings import Settings
 
 
@@ -65,12 +67,23 @@ class SettingsState:
 
 
 @dataclass(slots=True)
+class RuntimeState:
+    """What a chat through the service API returned, for the assertions that follow it."""
+
+    conversation_id: str | None = None
+    answer: str | None = None
+    refused_status: int | None = None
+    stream_events: list[ServiceStreamEvent] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class AgentBuilderState:
     fixtures: FixturesState = field(default_factory=FixturesState)
     configure: ConfigureState = field(default_factory=ConfigureState)
     access_point: AccessPointState = field(default_factory=AccessPointState)
     knowledge: KnowledgeState = field(default_factory=KnowledgeState)
     settings: SettingsState = field(default_factory=SettingsState)
+    runtime: RuntimeState = field(default_factory=RuntimeState)
 
 
 @dataclass(slots=True)
@@ -81,6 +94,8 @@ class World:
     browser_context: BrowserContext
     page: Page
     names: Iterator[int]  # shared by the worker: names never repeat across scenarios
+    # The replay server's scope for this scenario; only @external-model/@external-tool scenarios have one.
+    replay: ReplayControl | None = None
     cleanup: Cleanup = field(default_factory=Cleanup)
     agent_builder: AgentBuilderState = field(default_factory=AgentBuilderState)
     page_errors: list[str] = field(default_factory=list)

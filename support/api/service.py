@@ -2,16 +2,41 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import httpx
 
-from support.api.models import AppInfo, AppParameters
+from support.api.models import (
+    AppInfo,
+    AppParameters,
+    ChatMessageList,
+    ChatMessageRequest,
+    ChatMessageResponse,
+    ServiceApiStreamEvent,
+)
+
+ServiceStreamEvent = ServiceApiStreamEvent
+# A chat run waits on the model and tools; generous, but bounded so a hang fails the scenario.
+CHAT_TIMEOUT_S = 60.0
 
 
 class ServiceApiError(RuntimeError):
     def __init__(self, path: str, status: int, code: str) -> None:
-        super().__init__(f"GET {path} -> {status} {code}")
+        super().__init__(f"{path} -> {status} {code}")
         self.status = status
         self.code = code
+
+
+def _raise_for_error(response: httpx.Response) -> None:
+    if response.is_success:
+        return
+    response.read()
+    try:
+        code = str(response.json().get("code"))
+    except ValueError:
+        code = "non_json_error"
+    raise ServiceApiError(response.request.url.path, response.status_code, code)
 
 
 class ServiceApiClient:
@@ -19,12 +44,10 @@ class ServiceApiClient:
         self._http = httpx.Client(base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"},
                                   timeout=15.0)
 
-    def _get(self, path: str) -> dict[str, object]:
+    def _get(self, path: str) -> Any:
         response = self._http.get(path)
-        if not response.is_success:
-            raise ServiceApiError(path, response.status_code, str(response.json().get("code")))
-        body: dict[str, object] = response.json()
-        return body
+        _raise_for_error(response)
+        return response.json()
 
     def info(self) -> AppInfo:
         return AppInfo.model_validate(self._get("/info"))
@@ -39,3 +62,39 @@ class ServiceApiClient:
         except ServiceApiError as error:
             return error.status
         return 200
+
+    def chat_blocking(self, query: str, conversation_id: str | None = None) -> ChatMessageResponse:
+        body = ChatMessageRequest(query=query, response_mode="blocking", conversation_id=conversation_id, user="e2e")
+        response = self._http.post("/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S)
+        _raise_for_error(response)
+        return ChatMessageResponse.model_validate(response.json())
+
+    def chat_streaming(self, query: str, conversation_id: str | None = None) -> list[ServiceStreamEvent]:
+        body = ChatMessageRequest(query=query, response_mode="streaming", conversation_id=conversation_id, user="e2e")
+        with self._http.stream("POST", "/chat-messages", json=body.model_dump(exclude_none=True),
+                               timeout=CHAT_TIMEOUT_S) as response:
+            _raise_for_error(response)
+            return [_event(block) for block in _sse_blocks(response.iter_lines())]
+
+    def conversation_messages(self, conversation_id: str) -> ChatMessageList:
+        return ChatMessageList.model_validate(self._get(f"/conversations/{conversation_id}/messages"))
+
+
+def _sse_blocks(lines: Any) -> list[dict[str, str]]:
+    blocks: list[dict[str, str]] = []
+    block: dict[str, str] = {}
+    for line in lines:
+        if not line:
+            if block:
+                blocks.append(block)
+            block = {}
+        elif not line.startswith(":"):
+            field, _, value = line.partition(":")
+            block[field] = block.get(field, "") + value.removeprefix(" ")
+    if block:
+        blocks.append(block)
+    return blocks
+
+
+def _event(block: dict[str, str]) -> ServiceStreamEvent:
+    return ServiceStreamEvent.model_validate({"event": block.get("event", "message"), "data": json.loads(block["data"])})

@@ -1,0 +1,35 @@
+@agent-backend-runtime @service-api-runtime @external-model @stable-model
+Feature: Chatting through the service API
+  Integrators call the published agent with an app API key, blocking or
+  streaming, continue conversations, and are refused while the service API
+  is switched off.
+
+  Background:
+    Given the agent runtime backend is available
+    And the stable chat model is available
+    And a runnable agent has been created via API
+    And the agent has been published via API
+    And an API key has been created via API
+
+  Scenario: A blocking request returns the answer
+    When I send "Reply with exactly: E2E-BLOCKING-ANSWER" to the service API in blocking mode
+    Then the service API answer is "E2E-BLOCKING-ANSWER"
+
+  Scenario: A streaming request follows the golden event sequence
+    When I send "Reply with exactly: E2E-STREAMED-ANSWER" to the service API in streaming mode
+    Then the streamed answer is "E2E-STREAMED-ANSWER"
+    And the service API event sequence matches the golden "service-api-streaming"
+
+  Scenario: A conversation continues by its id
+    When I send "Reply with exactly: E2E-FIRST-TURN" to the service API in blocking mode
+    And I send "Reply with exactly: E2E-SECOND-TURN" to the service API in the same conversation
+    Then the service API answer is "E2E-SECOND-TURN"
+    And the service API conversation has 2 exchanges
+
+  Scenario: A disabled service API refuses chat until it is restored
+    Given the agent's service API has been disabled via API
+    When I send "Reply with exactly: E2E-REFUSED" to the service API in blocking mode
+    Then the service API refuses with status 403
+    When the agent's service API is enabled again via API
+    And I send "Reply with exactly: E2E-RESTORED" to the service API in blocking mode
+    Then the service API answer is "E2E-RESTORED"

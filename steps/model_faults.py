@@ -1,0 +1,33 @@
+"""Deterministic model-provider faults, served by the record/replay server (support/replay)."""
+
+from behave import given, when
+from behave.runner import Context
+
+from support.replay.control import ReplayControl
+from support.replay.scope import FailPatch, HangPatch
+from support.world import World
+
+
+def _replay(world: World) -> ReplayControl:
+    if world.replay is None:
+        raise AssertionError(
+            "Provider faults need the record/replay server: tag the scenario @external-model and run it "
+            "through `make post-merge` (which sets E2E_REPLAY_URL)."
+        )
+    return world.replay
+
+
+@given("the model provider fails the next call with status {status:d}")
+def step_fail_next(context: Context, status: int) -> None:
+    _replay(context.world).add_patch(FailPatch(status=status))
+
+
+@given("the model provider stalls the next call")
+def step_stall_next(context: Context) -> None:
+    _replay(context.world).add_patch(HangPatch())
+
+
+@when("the model call is provably stalled")
+def step_wait_parked(context: Context) -> None:
+    """Act (e.g. click Stop) only once the replay server holds the call open, never on a timer."""
+    _replay(context.world).wait_until_parked()

@@ -1,0 +1,117 @@
+"""Chatting with a published agent through the service API (the public HTTP contract)."""
+
+import json
+
+from behave import given, then, when
+from behave.runner import Context
+
+from support.api.service import ServiceApiClient, ServiceApiError, ServiceStreamEvent
+from support.goldens import check_text
+from support.setup import current_agent
+from support.world import World
+
+
+def _client(world: World) -> ServiceApiClient:
+    secret = world.agent_builder.access_point.shown_api_key_secret
+    assert secret, "no API key exists in this scenario: add 'an API key has been created via API'"
+    base_url = world.console.get_agent(current_agent(world).id).access.service_api_base_url
+    assert base_url, "the agent has no service API base URL: publish it first"
+    return ServiceApiClient(base_url, secret)
+
+
+def _blocking(world: World, query: str, conversation_id: str | None) -> None:
+    state = world.agent_builder.runtime
+    try:
+        answer = _client(world).chat_blocking(query, conversation_id)
+    except ServiceApiError as error:
+        state.refused_status, state.answer = error.status, None
+        return
+    state.refused_status, state.answer, state.conversation_id = None, answer.answer, answer.conversation_id
+
+
+@when('I send "{query}" to the service API in blocking mode')
+def step_send_blocking(context: Context, query: str) -> None:
+    _blocking(context.world, query, None)
+
+
+@when('I send "{query}" to the service API in the same conversation')
+def step_send_same_conversation(context: Context, query: str) -> None:
+    world: World = context.world
+    assert world.agent_builder.runtime.conversation_id, "no service API conversation was started"
+    _blocking(world, query, world.agent_builder.runtime.conversation_id)
+
+
+@when('I send "{query}" to the service API in streaming mode')
+def step_send_streaming(context: Context, query: str) -> None:
+    world: World = context.world
+    world.agent_builder.runtime.stream_events = _client(world).chat_streaming(query)
+
+
+@then('the service API answer is "{text}"')
+def step_answer_is(context: Context, text: str) -> None:
+    state = context.world.agent_builder.runtime
+    assert state.refused_status is None, f"the service API refused with {state.refused_status}"
+    assert state.answer == text, f"the answer is {state.answer!r}"
+
+
+@then('the streamed answer is "{text}"')
+def step_streamed_answer(context: Context, text: str) -> None:
+    events = context.world.agent_builder.runtime.stream_events
+    answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
+    assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
+    assert events and events[-1].event == "message_end", f"the stream ended with {events[-1].event if events else None}"
+
+
+def _shape(value: object) -> object:
+    """A payload's shape: keys and value types, not values (ids, usage numbers and text vary)."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in sorted(value.items())}
+    if isinstance(value, list):
+        return [_shape(item) for item in value[:1]]
+    return type(value).__name__
+
+
+def _sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]:
+    """Event names with payload shapes; consecutive repeats collapse, since chunking is the provider's."""
+    sequence: list[dict[str, object]] = []
+    for event in events:
+        entry = {"event": event.event, "data": _shape(event.data.model_dump(mode="json"))}
+        if not sequence or sequence[-1] != entry:
+            sequence.append(entry)
+    return sequence
+
+
+@then('the service API event sequence matches the golden "{name}"')
+def step_stream_golden(context: Context, name: str) -> None:
+    world: World = context.world
+    actual = json.dumps(_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
+    check_text(world.settings, f"{name}.json", actual)
+
+
+@then("the service API conversation has {count:d} exchanges")
+def step_conversation_exchanges(context: Context, count: int) -> None:
+    world: World = context.world
+    conversation_id = world.agent_builder.runtime.conversation_id
+    assert conversation_id
+    messages = _client(world).conversation_messages(conversation_id).data
+    roles = [message.role for message in messages]
+    assert roles == ["user", "assistant"] * count, f"the conversation holds {roles}"
+    assert all(message.status == "completed" for message in messages), [m.status for m in messages]
+
+
+@given("the agent's service API has been disabled via API")
+def step_service_disabled(context: Context) -> None:
+    world: World = context.world
+    world.console.set_access(current_agent(world).id, service_api_enabled=False)
+
+
+@when("the agent's service API is enabled again via API")
+def step_service_enabled(context: Context) -> None:
+    world: World = context.world
+    world.console.set_access(current_agent(world).id, service_api_enabled=True)
+
+
+@then("the service API refuses with status {status:d}")
+def step_refuses(context: Context, status: int) -> None:
+    refused = context.world.agent_builder.runtime.refused_status
+    assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"

@@ -1,0 +1,123 @@
+"""Chatting with a published agent through its web app."""
+
+import re
+
+import httpx
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api.models import ChatMessageList
+from support.goldens import check_aria
+from support.setup import current_agent
+from support.ui.web_app import WebAppPage
+from support.world import World
+
+# A reply waits on the runtime, the model (or its replay) and tools; longer than a UI assertion.
+REPLY_TIMEOUT_MS = 30_000
+
+
+def _web_app(world: World) -> WebAppPage:
+    return WebAppPage(world.page)
+
+
+@when("I open the agent's web app")
+def step_open_web_app(context: Context) -> None:
+    world: World = context.world
+    url = world.console.get_agent(current_agent(world).id).access.web_app_url
+    assert url, "the agent has no web app URL: publish it first"
+    world.page.goto(url)
+
+
+@when('I send the message "{text}"')
+def step_send(context: Context, text: str) -> None:
+    _web_app(context.world).send(text)
+
+
+@when('I choose the suggested question "{text}"')
+def step_choose_suggestion(context: Context, text: str) -> None:
+    _web_app(context.world).suggested_question(text).click()
+
+
+@when("I reload the web app")
+def step_reload(context: Context) -> None:
+    world: World = context.world
+    world.page.reload()
+
+
+@then('the agent replies "{text}"')
+def step_agent_replies(context: Context, text: str) -> None:
+    web_app = _web_app(context.world)
+    reply = web_app.last_reply
+    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.reply_text(reply)).to_have_text(text)
+
+
+@then('the agent\'s reply mentions "{text}"')
+def step_reply_mentions(context: Context, text: str) -> None:
+    web_app = _web_app(context.world)
+    reply = web_app.last_reply
+    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.reply_text(reply)).to_contain_text(text)
+
+
+@then('the conversation shows the message "{text}"')
+def step_conversation_shows(context: Context, text: str) -> None:
+    expect(_web_app(context.world).user_messages.filter(has_text=text)).to_have_count(1)
+
+
+@when("I stop the reply")
+def step_stop(context: Context) -> None:
+    _web_app(context.world).stop_button.click()
+
+
+@then('the reply is marked "{status}"')
+def step_reply_marked(context: Context, status: str) -> None:
+    reply = _web_app(context.world).last_reply
+    expect(reply.get_by_text(status, exact=True)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+
+
+@then("the composer accepts another message")
+def step_composer_ready(context: Context) -> None:
+    web_app = _web_app(context.world)
+    expect(web_app.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.send_button).to_be_enabled()
+    expect(web_app.stop_button).to_be_hidden()
+
+
+@then('I see the provider error mentioning "{text}"')
+def step_provider_error(context: Context, text: str) -> None:
+    expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the tool "{name}" shows the result "{text}"')
+def step_tool_result(context: Context, name: str, text: str) -> None:
+    expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the tool "{name}" shows an error mentioning "{text}"')
+def step_tool_error(context: Context, name: str, text: str) -> None:
+    tool = _web_app(context.world).tool(name)
+    expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=REPLY_TIMEOUT_MS)
+    expect(tool).to_contain_text("error", ignore_case=True)
+
+
+@then("the conversation recorded {count:d} retry")
+@then("the conversation recorded {count:d} retries")
+def step_recorded_retries(context: Context, count: int) -> None:
+    """Read the stored conversation through the web app's public API, as the page itself does."""
+    world: World = context.world
+    site_token = world.page.url.rstrip("/").split("/")[-1]
+    conversation_id = world.page.evaluate(f"localStorage.getItem('agent-builder.conversation.{site_token}')")
+    assert conversation_id, "the web app holds no conversation"
+    response = httpx.get(world.url(f"/chat/{site_token}/api/conversations/{conversation_id}/messages"))
+    response.raise_for_status()
+    reply = ChatMessageList.model_validate(response.json()).data[-1]
+    assert reply.role == "assistant" and reply.retries == count, f"the last stored reply is {reply!r}"
+
+
+@then('the web app conversation matches the golden "{name}"')
+def step_conversation_golden(context: Context, name: str) -> None:
+    world: World = context.world
+    check_aria(world.settings, f"{name}.aria.yml", _web_app(world).conversation)
