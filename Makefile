@@ -19,11 +19,13 @@ $(STAMP): pyproject.toml
 e2e: setup
 	$(BIN)/python -m support.lanes pr
 
-## Everything CI gates on: unit tests, lint, the PR lane.
+## Everything CI gates on: unit tests, lint, the PR lane, then the post-merge lane with the
+## runtime (replayed models: no key, no network).
 test: setup
 	$(BIN)/pytest
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m support.lanes pr
+	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge
 
 unit: setup
 	$(BIN)/pytest
