@@ -30,8 +30,11 @@ test: setup
 unit: setup
 	$(BIN)/pytest
 
+## Feature grammar, undefined steps, cassette drift; then the Python code style.
 lint: setup
 	$(BIN)/python -m support.lint features
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 ## Any named lane: make lane LANE=post-merge
 lane: setup

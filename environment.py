@@ -2,4 +2,4 @@
 
 from support.hooks import after_all, after_scenario, before_all, before_scenario
 
-__all__ = ["before_all", "before_scenario", "after_scenario", "after_all"]
+__all__ = ["after_all", "after_scenario", "before_all", "before_scenario"]

@@ -29,7 +29,14 @@ from types import FrameType
 
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
 from support.settings import Settings, SettingsError, load_settings
-from support.stack import ServiceStartError, Stack, python_module_argv, start_service, wait_healthy
+from support.stack import (
+    ServiceStartError,
+    Stack,
+    console_command,
+    python_module_argv,
+    start_service,
+    wait_healthy,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CASSETTES = ROOT / "features" / "cassettes"
@@ -77,13 +84,18 @@ class Startup:
     def start(self, name: str, argv: list[str], ready_prefix: str, env: dict[str, str] | None = None) -> str:
         service = self.stack.add(
             start_service(
-                name, argv, ready_prefix=ready_prefix,
-                log_path=self.settings.artifacts_dir / "services" / f"{name}.log", env=env,
+                name,
+                argv,
+                ready_prefix=ready_prefix,
+                log_path=self.settings.artifacts_dir / "services" / f"{name}.log",
+                env=env,
             )
         )
         self.stages[name] = service.started_in_s
-        _say(f"{name} ready in {service.started_in_s:.2f}s at {service.url} "
-             f"(pid {service.process.pid}, log {service.log_path})")
+        _say(
+            f"{name} ready in {service.started_in_s:.2f}s at {service.url} "
+            f"(pid {service.process.pid}, log {service.log_path})"
+        )
         return service.url
 
     @contextmanager
@@ -101,10 +113,21 @@ SANDBOX_TIMEOUT_S = 3
 
 def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
     argv = python_module_argv(
-        "support.replay", "serve", "--host", "127.0.0.1", "--port", "0", "--cassettes", str(CASSETTES),
-        "--mode", settings.model_mode,
+        "support.replay",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--cassettes",
+        str(CASSETTES),
+        "--mode",
+        settings.model_mode,
         # Listed by /v1/models even before a cassette uses them, so the seed can activate them.
-        "--model", settings.stable_model_name, "--model", settings.decision_model_name,
+        "--model",
+        settings.stable_model_name,
+        "--model",
+        settings.decision_model_name,
     )
     if settings.model_mode != "replay" and settings.stable_model_base_url:
         argv += ["--upstream", settings.stable_model_base_url]
@@ -128,17 +151,29 @@ def start_services(startup: Startup) -> Endpoints:
         shellctl: str | None = startup.start(
             "shellctl",
             python_module_argv(
-                "agent_builder", "shellctl", "--host", "127.0.0.1", "--port", str(settings.shellctl_port),
-                "--workspaces", str(run_dir / "shellctl-workspaces"),
+                "agent_builder",
+                "shellctl",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(settings.shellctl_port),
+                "--workspaces",
+                str(run_dir / "shellctl-workspaces"),
             ),
             "AGENT_BUILDER_READY",
         )
         backend: str | None = startup.start(
             "runtime",
             python_module_argv(
-                "agent_builder", "runtime", "--host", "127.0.0.1", "--port", str(settings.agent_backend_port),
+                "agent_builder",
+                "runtime",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(settings.agent_backend_port),
                 # Short, so the sandbox-timeout scenario is quick; its cassette records this value.
-                "--shell-timeout", str(SANDBOX_TIMEOUT_S),
+                "--shell-timeout",
+                str(SANDBOX_TIMEOUT_S),
             ),
             "AGENT_BUILDER_READY",
         )
@@ -146,22 +181,11 @@ def start_services(startup: Startup) -> Endpoints:
         backend, shellctl = settings.agent_backend_url(), settings.shellctl_url()
     console = settings.base_url
     if console is None:
-        env = {
-            "AGENT_BUILDER_ADMIN_EMAIL": settings.admin_email,
-            "AGENT_BUILDER_ADMIN_PASSWORD": settings.admin_password.get_secret_value(),
-            "AGENT_BUILDER_ENABLE_TEST_SEED": "1",
-        }
+        db = settings.artifacts_dir / "runs" / settings.run_id / "console.db"
+        argv, env = console_command(db, settings.admin_email, settings.admin_password.get_secret_value())
         env |= {"AGENT_BUILDER_RUNTIME_URL": backend} if backend else {}
         env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl} if shellctl else {}
-        db = settings.artifacts_dir / "runs" / settings.run_id / "console.db"
-        console = startup.start(
-            "console",
-            python_module_argv(
-                "agent_builder", "console", "--host", "127.0.0.1", "--port", "0", "--db", str(db)
-            ),
-            "AGENT_BUILDER_READY",
-            env,
-        )
+        console = startup.start("console", argv, "AGENT_BUILDER_READY", env)
     with startup.stage("console health"):
         wait_healthy(f"{console}/healthz")
     return Endpoints(console, replay, backend, shellctl)

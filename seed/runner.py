@@ -35,9 +35,12 @@ def _run_task(task: Task, ctx: SeedContext, profile: str, earlier: list[TaskResu
     blocked_needs = [r.task for r in earlier if r.task in task.needs and r.status == "blocked"]
     if blocked_needs:
         return TaskResult(
-            task.name, task.owner, "blocked",
+            task.name,
+            task.owner,
+            "blocked",
             f"needs {', '.join(blocked_needs)}, which is blocked",
-            f"fix {', '.join(blocked_needs)} first (see above)", 0.0,
+            f"fix {', '.join(blocked_needs)} first (see above)",
+            0.0,
         )
     started = time.monotonic()
     try:
@@ -98,7 +101,9 @@ def seed_and_report(
     secrets = settings.secret_values()
     print(f"[seed] profile {profile} against {settings.base_url}", file=sys.stderr, flush=True)
     report = run_seed(
-        settings, profile, dry_run=dry_run,
+        settings,
+        profile,
+        dry_run=dry_run,
         on_result=lambda result: print(progress_line(result, secrets), file=sys.stderr, flush=True),
     )
     path = report_path(settings, profile)

@@ -73,8 +73,12 @@ def step_api_key_via_api(context: Context) -> None:
     agent = current_agent(world)
     created = world.console.create_api_key(agent.id)
     world.agent_builder.access_point.shown_api_key_secret = created.secret
-    world.track(ResourceKind.API_KEY, created.id,
-                gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)), created.prefix)
+    world.track(
+        ResourceKind.API_KEY,
+        created.id,
+        gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)),
+        created.prefix,
+    )
 
 
 @when("I open the web app from the access point")
@@ -93,7 +97,9 @@ def step_web_app_shows_agent(context: Context) -> None:
     page = world.page
     expect(page).to_have_url(_published_access(world).web_app_url or "")
     expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
-    expect(page.get_by_role("log", name="Conversation")).to_contain_text(agent.published.config.opening_statement)
+    expect(page.get_by_role("log", name="Conversation")).to_contain_text(
+        agent.published.config.opening_statement
+    )
     for question in agent.published.config.suggested_questions:
         expect(page.get_by_role("button", name=question.root, exact=True)).to_be_visible()
 
@@ -128,7 +134,9 @@ def step_embed_code(context: Context) -> None:
     world: World = context.world
     dialog = world.page.get_by_role("dialog", name="Embed the web app")
     code = dialog.get_by_label("Embed code", exact=True)
-    expect(code).to_have_value(re.compile(r'^<iframe src="' + re.escape(_published_access(world).web_app_url or "")))
+    expect(code).to_have_value(
+        re.compile(r'^<iframe src="' + re.escape(_published_access(world).web_app_url or ""))
+    )
 
 
 def _switch(world: World, card: str, label: str, on: bool) -> None:
@@ -196,9 +204,15 @@ def step_create_api_key(context: Context) -> None:
     secret = secret_field.input_value()
     world.agent_builder.access_point.shown_api_key_secret = secret
     agent = current_agent(world)
-    (created,) = [key for key in world.console.list_api_keys(agent.id).data if secret.startswith(key.masked.rstrip("…"))]
-    world.track(ResourceKind.API_KEY, created.id,
-                gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)), created.masked)
+    (created,) = [
+        key for key in world.console.list_api_keys(agent.id).data if secret.startswith(key.masked.rstrip("…"))
+    ]
+    world.track(
+        ResourceKind.API_KEY,
+        created.id,
+        gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)),
+        created.masked,
+    )
 
 
 @then("the new API key is shown once with a warning to copy it")
@@ -217,7 +231,12 @@ def step_close_key_dialog(context: Context) -> None:
 
 
 def _key_rows(world: World) -> Locator:
-    return _access(world).card("API keys").get_by_role("row").filter(has=world.page.get_by_role("button", name=re.compile("^Revoke ")))
+    return (
+        _access(world)
+        .card("API keys")
+        .get_by_role("row")
+        .filter(has=world.page.get_by_role("button", name=re.compile("^Revoke ")))
+    )
 
 
 @then("the API key list shows the key only masked")
@@ -272,7 +291,9 @@ def step_service_parameters(context: Context) -> None:
     assert published is not None
     parameters = _service_api(world).parameters()
     assert parameters.opening_statement == published.config.opening_statement, parameters
-    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], parameters
+    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], (
+        parameters
+    )
 
 
 @when("I open the API reference")

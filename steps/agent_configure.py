@@ -78,8 +78,12 @@ def step_draft_instructions_are(context: Context, text: str) -> None:
 @then('the agent\'s draft instructions become "{text}"')
 def step_draft_instructions_become(context: Context, text: str) -> None:
     world: World = context.world
-    wait_for_draft(world, current_agent(world).id, lambda agent: agent.draft.config.instructions == text,
-                   f"the instructions {text!r}")
+    wait_for_draft(
+        world,
+        current_agent(world).id,
+        lambda agent: agent.draft.config.instructions == text,
+        f"the instructions {text!r}",
+    )
 
 
 @when('I replace the opening statement with "{text}"')
@@ -292,7 +296,10 @@ def step_dataset_attached(context: Context) -> None:
 @then("the agent's draft uses the ready knowledge dataset")
 def step_draft_uses_dataset(context: Context) -> None:
     world: World = context.world
-    ids = [item.root for item in world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids]
+    ids = [
+        item.root
+        for item in world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
+    ]
     assert ids == [_ready_knowledge(world).id], f"the draft's datasets are {ids}"
 
 
@@ -347,7 +354,9 @@ def step_fixture_tools(context: Context) -> None:
     tools = _fixture_agent(world).draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
     for tool in tools:
-        expect(ConfigurePage(world.page).tool(_tool_label(world, tool.name))).to_be_checked(checked=tool.enabled)
+        expect(ConfigurePage(world.page).tool(_tool_label(world, tool.name))).to_be_checked(
+            checked=tool.enabled
+        )
 
 
 @then("the knowledge section lists both of the fixture agent's datasets")
@@ -356,7 +365,9 @@ def step_fixture_datasets(context: Context) -> None:
     dataset_ids = _fixture_agent(world).draft.config.knowledge.dataset_ids
     assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"
     for dataset_id in dataset_ids:
-        expect(ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id.root).name)).to_be_visible()
+        expect(
+            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id.root).name)
+        ).to_be_visible()
 
 
 def _tool_label(world: World, name: str) -> str:

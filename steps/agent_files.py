@@ -15,8 +15,10 @@ _MIME = {".txt": "text/plain", ".md": "text/markdown", ".exe": "application/octe
 
 
 def _upload(world: World, name: str, content: bytes) -> None:
-    mime = _MIME.get(name[name.rfind("."):], "application/octet-stream")
-    ConfigurePage(world.page).upload_file.set_input_files(files=[{"name": name, "mimeType": mime, "buffer": content}])
+    mime = _MIME.get(name[name.rfind(".") :], "application/octet-stream")
+    ConfigurePage(world.page).upload_file.set_input_files(
+        files=[{"name": name, "mimeType": mime, "buffer": content}]
+    )
 
 
 @when('I upload the agent file "{name}" containing "{text}"')
@@ -34,8 +36,12 @@ def step_file_via_api(context: Context, name: str) -> None:
     world: World = context.world
     agent = current_agent(world)
     uploaded = world.console.upload_agent_file(agent.id, name, b"Uploaded by the E2E suite.\n")
-    world.track(ResourceKind.FILE, uploaded.id,
-                gone_on_404(lambda: world.console.delete_agent_file(agent.id, uploaded.id)), name)
+    world.track(
+        ResourceKind.FILE,
+        uploaded.id,
+        gone_on_404(lambda: world.console.delete_agent_file(agent.id, uploaded.id)),
+        name,
+    )
 
 
 @then('the agent files list "{name}"')

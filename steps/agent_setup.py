@@ -83,5 +83,8 @@ def step_tool_enabled_via_api(context: Context, tool: str) -> None:
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
     tools = [t for t in agent.draft.config.tools if t.name != tool] + [AgentTool(name=tool, enabled=True)]
-    remember_agent(world, world.console.save_draft(agent.id, agent.draft.config.model_copy(update={"tools": tools})),
-                   "agent")
+    remember_agent(
+        world,
+        world.console.save_draft(agent.id, agent.draft.config.model_copy(update={"tools": tools})),
+        "agent",
+    )

@@ -59,7 +59,9 @@ def step_streamed_answer(context: Context, text: str) -> None:
     events = context.world.agent_builder.runtime.stream_events
     answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
     assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
-    assert events and events[-1].event == "message_end", f"the stream ended with {events[-1].event if events else None}"
+    assert events and events[-1].event == "message_end", (
+        f"the stream ended with {events[-1].event if events else None}"
+    )
 
 
 def _shape(value: object) -> object:

@@ -3,7 +3,6 @@
 import re
 
 import httpx
-
 from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect

@@ -36,15 +36,21 @@ def check_text(settings: Settings, name: str, actual: str) -> None:
         raise _missing(path)
     expected = path.read_text(encoding="utf-8")
     if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), str(path), "actual"))
-        raise AssertionError(f"{name} differs from its golden (refresh with E2E_GOLDEN=refresh if intended):\n{diff}")
+        diff = "".join(
+            difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), str(path), "actual")
+        )
+        raise AssertionError(
+            f"{name} differs from its golden (refresh with E2E_GOLDEN=refresh if intended):\n{diff}"
+        )
 
 
 def check_aria(settings: Settings, name: str, region: Locator) -> None:
     """Poll until `region`'s accessibility snapshot equals `features/goldens/<name>`."""
     path = GOLDENS_DIR / name
     if settings.golden == "refresh":
-        snapshot = _RUN_UNIQUE_NAME.sub(lambda m: f"/E2E-[a-z0-9]+-[a-z0-9]+-{m.group(1)}-[0-9]+/", region.aria_snapshot())
+        snapshot = _RUN_UNIQUE_NAME.sub(
+            lambda m: f"/E2E-[a-z0-9]+-[a-z0-9]+-{m.group(1)}-[0-9]+/", region.aria_snapshot()
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(snapshot + "\n", encoding="utf-8")
     elif not path.exists():

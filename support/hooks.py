@@ -3,7 +3,7 @@
 before_all: settings -> embedded console (unless E2E_BASE_URL) -> API sign-in -> browser.
 Per scenario: a fresh signed-in browser context and World; afterwards failure evidence, typed
 cleanup, and failing a passed scenario on an uncaught page error or a cleanup error.
-after_all: reports, teardown in reverse, and the zero-scenario gate.
+after_all: reports, the leftover audit, the zero-scenario gate, and teardown in reverse.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from support.reports import (
     write_json,
 )
 from support.settings import Settings, load_settings
-from support.stack import Stack, python_module_argv, start_service, wait_healthy
+from support.stack import Stack, console_command, start_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL
 from support.world import World
 
@@ -85,7 +85,7 @@ def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
 def before_all(context: Context) -> None:
     # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
-    started_at = datetime.now(timezone.utc)
+    started_at = datetime.now(UTC)
     stages: dict[str, float] = {}
     with _stage(stages, "settings"):
         settings = load_settings()
@@ -97,21 +97,12 @@ def before_all(context: Context) -> None:
         console_url = settings.base_url
     else:
         with _stage(stages, "console start"):
+            argv, env = console_command(
+                run_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
+            )
+            log_path = settings.artifacts_dir / "services" / "console.log"
             service = stack.add(
-                start_service(
-                    "console",
-                    python_module_argv(
-                        "agent_builder", "console", "--host", "127.0.0.1", "--port", "0",
-                        "--db", str(run_dir / "console.db"),
-                    ),
-                    ready_prefix="AGENT_BUILDER_READY",
-                    log_path=settings.artifacts_dir / "services" / "console.log",
-                    env={
-                        "AGENT_BUILDER_ADMIN_EMAIL": settings.admin_email,
-                        "AGENT_BUILDER_ADMIN_PASSWORD": settings.admin_password.get_secret_value(),
-                        "AGENT_BUILDER_ENABLE_TEST_SEED": "1",
-                    },
-                )
+                start_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
             )
             console_url = service.url
     with _stage(stages, "console health"):
@@ -134,8 +125,10 @@ def before_all(context: Context) -> None:
         replay=ReplayControl(settings.replay_url) if settings.replay_url else None,
     )
     timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
-    print(f"[e2e] target {console_url} ({'embedded' if not settings.base_url else 'E2E_BASE_URL'}); {timings}",
-          file=sys.stderr)
+    print(
+        f"[e2e] target {console_url} ({'embedded' if not settings.base_url else 'E2E_BASE_URL'}); {timings}",
+        file=sys.stderr,
+    )
 
 
 def _watch(page: Page, world: World) -> None:
@@ -183,7 +176,9 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
             problems.append(replay_report.problems_text())
     out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)
     evidence: dict[str, Path] = {}
-    keep_trace = run.settings.trace == "always" or (run.settings.trace == "on-failure" and (steps_failed or problems))
+    keep_trace = run.settings.trace == "always" or (
+        run.settings.trace == "on-failure" and (steps_failed or problems)
+    )
     if steps_failed or problems:
         evidence = capture(world, out_dir, tracing=keep_trace)
     elif keep_trace:
@@ -241,7 +236,7 @@ def after_all(context: Context) -> None:
             run_id=run.settings.run_id,
             base_url=run.console_url,
             started_at=run.started_at.isoformat(),
-            duration_s=(datetime.now(timezone.utc) - run.started_at).total_seconds(),
+            duration_s=(datetime.now(UTC) - run.started_at).total_seconds(),
             stage_durations=run.stage_durations,
         )
         artifacts = run.settings.artifacts_dir
@@ -251,7 +246,9 @@ def after_all(context: Context) -> None:
         print(summary_text(run.results, info, reports=reports), file=sys.stderr)
         left = leftovers(run.console, run.settings.run_id)
         if left:
-            raise LeftoversError(f"The lane left resources of run {run.settings.run_id} behind: {', '.join(left)}")
+            raise LeftoversError(
+                f"The lane left resources of run {run.settings.run_id} behind: {', '.join(left)}"
+            )
         if not run.results:
             raise ZeroScenariosError(
                 f"The lane executed zero scenarios (tags: {info.lane}). A lane that runs nothing proves nothing: "

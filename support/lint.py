@@ -350,7 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m support.lint", description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, default=[Path("features")], help="files or folders")
     parser.add_argument("--steps", type=Path, default=Path("steps"), help="step definitions folder")
-    parser.add_argument("--cassettes", type=Path, default=Path("features/cassettes"), help="model cassettes folder")
+    parser.add_argument(
+        "--cassettes", type=Path, default=Path("features/cassettes"), help="model cassettes folder"
+    )
     args = parser.parse_args(argv)
     report = lint(args.paths, args.steps)
     # Imported here: the cassette checks need the replay package, the grammar checks don't.

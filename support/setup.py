@@ -33,7 +33,9 @@ def gone_on_404(action: Callable[[], None]) -> Callable[[], None]:
 
 
 def track_agent(world: World, agent: AgentDetail, label: str) -> AgentDetail:
-    world.track(ResourceKind.AGENT, agent.id, gone_on_404(lambda: world.console.delete_agent(agent.id)), agent.name)
+    world.track(
+        ResourceKind.AGENT, agent.id, gone_on_404(lambda: world.console.delete_agent(agent.id)), agent.name
+    )
     return remember_agent(world, agent, label)
 
 
@@ -54,7 +56,9 @@ def create_basic_agent(world: World, label: str = "agent") -> AgentDetail:
 
 def create_runnable_agent(world: World, model: Model, label: str = "agent") -> AgentDetail:
     """An agent on a resolved (seeded) chat model, ready to publish and chat."""
-    agent = track_agent(world, world.console.create_agent(world.name(label), description="Runnable E2E agent"), label)
+    agent = track_agent(
+        world, world.console.create_agent(world.name(label), description="Runnable E2E agent"), label
+    )
     config = AgentConfig(
         instructions=RUNNABLE_INSTRUCTIONS,
         model=AgentModelRef(provider_id=model.provider_id, name=model.name),
@@ -67,7 +71,9 @@ def create_runnable_agent(world: World, model: Model, label: str = "agent") -> A
 def current_agent(world: World) -> AgentDetail:
     agent = world.agent_builder.configure.agent
     if agent is None:
-        raise AssertionError("No agent in this scenario yet: start with an 'agent has been created via API' step.")
+        raise AssertionError(
+            "No agent in this scenario yet: start with an 'agent has been created via API' step."
+        )
     return agent
 
 
@@ -79,8 +85,12 @@ def agent_by_label(world: World, label: str) -> AgentDetail:
 
 
 def track_dataset(world: World, dataset: Dataset) -> Dataset:
-    world.track(ResourceKind.DATASET, dataset.id,
-                gone_on_404(lambda: world.console.delete_dataset(dataset.id)), dataset.name)
+    world.track(
+        ResourceKind.DATASET,
+        dataset.id,
+        gone_on_404(lambda: world.console.delete_dataset(dataset.id)),
+        dataset.name,
+    )
     world.agent_builder.knowledge.dataset = dataset
     return dataset
 
@@ -102,7 +112,9 @@ def wait_until_indexed(world: World, document: Document, timeout_s: float = 30.0
         time.sleep(0.1)
 
 
-def wait_for_draft(world: World, agent_id: str, predicate: Callable[[AgentDetail], bool], what: str) -> AgentDetail:
+def wait_for_draft(
+    world: World, agent_id: str, predicate: Callable[[AgentDetail], bool], what: str
+) -> AgentDetail:
     """Poll the agent detail until the draft satisfies `predicate` (for saves the page sends as it leaves)."""
     deadline = time.monotonic() + world.settings.timeout_ms / 1000
     while True:

@@ -50,13 +50,15 @@ class Service:
             pass
 
 
-def _copy_stdout(stream: IO[bytes], log: IO[bytes], prefix: bytes, found: list[bytes], ready: threading.Event) -> None:
+def _copy_stdout(
+    stream: IO[bytes], log: IO[bytes], prefix: bytes, found: list[bytes], ready: threading.Event
+) -> None:
     # Keep draining after the ready line, or a chatty service blocks on a full pipe.
     for line in iter(stream.readline, b""):
         log.write(line)
         log.flush()
         if not ready.is_set() and line.startswith(prefix):
-            found.append(line[len(prefix):].strip())
+            found.append(line[len(prefix) :].strip())
             ready.set()
     ready.set()
 
@@ -101,7 +103,12 @@ def start_service(
     return Service(name, url, process, log_path, time.monotonic() - started)
 
 
-@retry(stop=stop_after_delay(10), wait=wait_fixed(0.1), retry=retry_if_exception_type(httpx.HTTPError), reraise=True)
+@retry(
+    stop=stop_after_delay(10),
+    wait=wait_fixed(0.1),
+    retry=retry_if_exception_type(httpx.HTTPError),
+    reraise=True,
+)
 def wait_healthy(url: str) -> None:
     httpx.get(url, timeout=2.0).raise_for_status()
 
@@ -136,3 +143,16 @@ def _kill_leftovers() -> None:
 
 def python_module_argv(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
+
+
+def console_command(db: Path, admin_email: str, admin_password: str) -> tuple[list[str], dict[str, str]]:
+    """argv and environment of an embedded console on a free port (test seeding router on)."""
+    argv = python_module_argv(
+        "agent_builder", "console", "--host", "127.0.0.1", "--port", "0", "--db", str(db)
+    )
+    env = {
+        "AGENT_BUILDER_ADMIN_EMAIL": admin_email,
+        "AGENT_BUILDER_ADMIN_PASSWORD": admin_password,
+        "AGENT_BUILDER_ENABLE_TEST_SEED": "1",
+    }
+    return argv, env

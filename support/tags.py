@@ -39,7 +39,9 @@ FIXTURE_STEPS: Mapping[str, str] = {
 RUNTIME_READINESS_STEP = "the agent runtime backend is available"
 # `@core` must stay exactly the deterministic PR set: no seeded fixtures, models, tools or runtime
 # (the PR lane runs against a fresh, unseeded console).
-CORE_EXCLUSIVE_TAGS = frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
+CORE_EXCLUSIVE_TAGS = (
+    frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
+)
 
 # The three setup sentences that choose an agent.
 BASIC_AGENT_STEP = "a basic configured agent has been created via API"

@@ -103,7 +103,9 @@ class World:
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
-        return e2e_name(label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.names)
+        return e2e_name(
+            label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.names
+        )
 
     def track(self, kind: ResourceKind, resource_id: str, remove: Callable[[], None], label: str) -> None:
         self.cleanup.track(kind, resource_id, remove, label)

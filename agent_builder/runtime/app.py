@@ -14,9 +14,9 @@ from pydantic import BaseModel
 
 from agent_builder.runtime.agent_loop import AgentRun
 from agent_builder.runtime.config import RuntimeConfig
-from agent_builder.runtime.errors import ApiError, install_error_handlers
 from agent_builder.runtime.events import Event
 from agent_builder.runtime.schemas import RunRequest
+from agent_builder.service_errors import ApiError, install_error_handlers
 
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 

@@ -10,7 +10,7 @@ from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
-from agent_builder.shellctl.errors import ApiError, install_error_handlers
+from agent_builder.service_errors import ApiError, install_error_handlers
 from agent_builder.shellctl.execution import run_command
 from agent_builder.shellctl.workspaces import Workspaces
 

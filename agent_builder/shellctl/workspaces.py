@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path, PurePosixPath
 
-from agent_builder.shellctl.errors import ApiError
+from agent_builder.service_errors import ApiError
 
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

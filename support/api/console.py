@@ -16,12 +16,12 @@ from pydantic import BaseModel
 from support.api.models import (
     Access,
     AccessUpdate,
-    ApiKeyCreated,
-    ApiKeyList,
     AgentConfig,
     AgentDetail,
     AgentFile,
     AgentList,
+    ApiKeyCreated,
+    ApiKeyList,
     Dataset,
     DatasetList,
     Document,
@@ -57,12 +57,16 @@ def _raise_for_error(response: httpx.Response) -> None:
         code, message = str(body.get("code")), str(body.get("message"))
     except ValueError:
         code, message = "non_json_error", response.text[:200]
-    raise ConsoleApiError(response.request.method, response.request.url.path, response.status_code, code, message)
+    raise ConsoleApiError(
+        response.request.method, response.request.url.path, response.status_code, code, message
+    )
 
 
 def sign_in(base_url: str, email: str, password: str) -> str:
     """One API login; the returned token is both the bearer token and the browser's session cookie."""
-    response = httpx.post(f"{base_url.rstrip('/')}/console/api/login", json={"email": email, "password": password})
+    response = httpx.post(
+        f"{base_url.rstrip('/')}/console/api/login", json={"email": email, "password": password}
+    )
     _raise_for_error(response)
     token: str = response.json()["access_token"]
     return token
@@ -82,8 +86,14 @@ class ConsoleClient:
         """Playwright storage state holding the signed-in session cookie."""
         host = urlsplit(self.base_url).hostname or "127.0.0.1"
         cookie = {
-            "name": SESSION_COOKIE, "value": self._token, "domain": host, "path": "/",
-            "expires": -1, "httpOnly": True, "secure": False, "sameSite": "Lax",
+            "name": SESSION_COOKIE,
+            "value": self._token,
+            "domain": host,
+            "path": "/",
+            "expires": -1,
+            "httpOnly": True,
+            "secure": False,
+            "sameSite": "Lax",
         }
         return {"cookies": [cookie], "origins": []}
 
@@ -118,10 +128,13 @@ class ConsoleClient:
     def publish_agent(self, agent_id: str) -> PublishResult:
         return self._call("POST", f"/agents/{agent_id}/publish", PublishResult)
 
-    def set_access(self, agent_id: str, *, web_app_enabled: bool | None = None,
-                   service_api_enabled: bool | None = None) -> Access:
+    def set_access(
+        self, agent_id: str, *, web_app_enabled: bool | None = None, service_api_enabled: bool | None = None
+    ) -> Access:
         body = AccessUpdate(web_app_enabled=web_app_enabled, service_api_enabled=service_api_enabled)
-        return self._call("PATCH", f"/agents/{agent_id}/access", Access, json=body.model_dump(exclude_none=True))
+        return self._call(
+            "PATCH", f"/agents/{agent_id}/access", Access, json=body.model_dump(exclude_none=True)
+        )
 
     def create_api_key(self, agent_id: str) -> ApiKeyCreated:
         return self._call("POST", f"/agents/{agent_id}/api-keys", ApiKeyCreated, json={})
@@ -152,7 +165,9 @@ class ConsoleClient:
         self._delete(f"/datasets/{dataset_id}")
 
     def upload_document(self, dataset_id: str, name: str, content: bytes) -> Document:
-        return self._call("POST", f"/datasets/{dataset_id}/documents", Document, files={"file": (name, content)})
+        return self._call(
+            "POST", f"/datasets/{dataset_id}/documents", Document, files={"file": (name, content)}
+        )
 
     def list_documents(self, dataset_id: str) -> DocumentList:
         return self._call("GET", f"/datasets/{dataset_id}/documents", DocumentList)
@@ -167,28 +182,41 @@ class ConsoleClient:
         return self._call("GET", f"/datasets/{dataset_id}/documents/{document_id}/segments", SegmentList)
 
     def retrieve(self, dataset_id: str, query: str, top_k: int = 3) -> RetrieveResponse:
-        return self._call("POST", f"/datasets/{dataset_id}/retrieve", RetrieveResponse,
-                          json={"query": query, "top_k": top_k})
+        return self._call(
+            "POST",
+            f"/datasets/{dataset_id}/retrieve",
+            RetrieveResponse,
+            json={"query": query, "top_k": top_k},
+        )
 
     # model providers and tools
     def create_provider(self, name: str, base_url: str, api_key: str) -> Provider:
-        return self._call("POST", "/model-providers", Provider,
-                          json={"name": name, "base_url": base_url, "api_key": api_key})
+        return self._call(
+            "POST",
+            "/model-providers",
+            Provider,
+            json={"name": name, "base_url": base_url, "api_key": api_key},
+        )
 
     def list_providers(self) -> ProviderList:
         return self._call("GET", "/model-providers", ProviderList)
 
     def update_provider(self, provider_id: str, base_url: str, api_key: str) -> Provider:
         """Changes the endpoint and key; the console revalidates with a real call."""
-        return self._call("PATCH", f"/model-providers/{provider_id}", Provider,
-                          json={"base_url": base_url, "api_key": api_key})
+        return self._call(
+            "PATCH",
+            f"/model-providers/{provider_id}",
+            Provider,
+            json={"base_url": base_url, "api_key": api_key},
+        )
 
     def validate_provider(self, provider_id: str) -> Provider:
         return self._call("POST", f"/model-providers/{provider_id}/validate", Provider)
 
     def set_model_active(self, provider_id: str, model_id: str, active: bool) -> Model:
-        return self._call("PATCH", f"/model-providers/{provider_id}/models/{model_id}", Model,
-                          json={"active": active})
+        return self._call(
+            "PATCH", f"/model-providers/{provider_id}/models/{model_id}", Model, json={"active": active}
+        )
 
     def delete_provider(self, provider_id: str) -> None:
         self._delete(f"/model-providers/{provider_id}")
@@ -196,9 +224,15 @@ class ConsoleClient:
     def list_tools(self) -> ToolList:
         return self._call("GET", "/tools", ToolList)
 
-    def create_tool_credential(self, tool: str, name: str, secret: str, base_url: str | None) -> ToolCredential:
-        return self._call("POST", "/tool-credentials", ToolCredential,
-                          json={"tool": tool, "name": name, "secret": secret, "base_url": base_url})
+    def create_tool_credential(
+        self, tool: str, name: str, secret: str, base_url: str | None
+    ) -> ToolCredential:
+        return self._call(
+            "POST",
+            "/tool-credentials",
+            ToolCredential,
+            json={"tool": tool, "name": name, "secret": secret, "base_url": base_url},
+        )
 
     def list_tool_credentials(self) -> ToolCredentialList:
         return self._call("GET", "/tool-credentials", ToolCredentialList)

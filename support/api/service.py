@@ -41,8 +41,9 @@ def _raise_for_error(response: httpx.Response) -> None:
 
 class ServiceApiClient:
     def __init__(self, base_url: str, api_key: str) -> None:
-        self._http = httpx.Client(base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"},
-                                  timeout=15.0)
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"}, timeout=15.0
+        )
 
     def _get(self, path: str) -> Any:
         response = self._http.get(path)
@@ -64,15 +65,22 @@ class ServiceApiClient:
         return 200
 
     def chat_blocking(self, query: str, conversation_id: str | None = None) -> ChatMessageResponse:
-        body = ChatMessageRequest(query=query, response_mode="blocking", conversation_id=conversation_id, user="e2e")
-        response = self._http.post("/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S)
+        body = ChatMessageRequest(
+            query=query, response_mode="blocking", conversation_id=conversation_id, user="e2e"
+        )
+        response = self._http.post(
+            "/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S
+        )
         _raise_for_error(response)
         return ChatMessageResponse.model_validate(response.json())
 
     def chat_streaming(self, query: str, conversation_id: str | None = None) -> list[ServiceStreamEvent]:
-        body = ChatMessageRequest(query=query, response_mode="streaming", conversation_id=conversation_id, user="e2e")
-        with self._http.stream("POST", "/chat-messages", json=body.model_dump(exclude_none=True),
-                               timeout=CHAT_TIMEOUT_S) as response:
+        body = ChatMessageRequest(
+            query=query, response_mode="streaming", conversation_id=conversation_id, user="e2e"
+        )
+        with self._http.stream(
+            "POST", "/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S
+        ) as response:
             _raise_for_error(response)
             return [_event(block) for block in _sse_blocks(response.iter_lines())]
 
@@ -97,4 +105,6 @@ def _sse_blocks(lines: Any) -> list[dict[str, str]]:
 
 
 def _event(block: dict[str, str]) -> ServiceStreamEvent:
-    return ServiceStreamEvent.model_validate({"event": block.get("event", "message"), "data": json.loads(block["data"])})
+    return ServiceStreamEvent.model_validate(
+        {"event": block.get("event", "message"), "data": json.loads(block["data"])}
+    )

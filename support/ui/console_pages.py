@@ -56,7 +56,9 @@ class RosterPage:
         self.page.get_by_label("Search agents", exact=True).fill(text)
 
     def row(self, agent_name: str) -> Locator:
-        return self.page.get_by_role("listitem").filter(has=self.page.get_by_role("link", name=agent_name, exact=True))
+        return self.page.get_by_role("listitem").filter(
+            has=self.page.get_by_role("link", name=agent_name, exact=True)
+        )
 
     def link(self, agent_name: str) -> Locator:
         return self.page.get_by_role("link", name=agent_name, exact=True)
@@ -232,7 +234,9 @@ class ProvidersPage:
         return self.page.get_by_role("form", name="Add provider")
 
     def card(self, name: str) -> Locator:
-        return self.page.get_by_role("article").filter(has=self.page.get_by_role("heading", name=name, exact=True))
+        return self.page.get_by_role("article").filter(
+            has=self.page.get_by_role("heading", name=name, exact=True)
+        )
 
     def status(self, name: str) -> Locator:
         return self.card(name).get_by_text(re.compile(r"^(active|invalid)$"))

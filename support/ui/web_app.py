@@ -32,7 +32,9 @@ class WebAppPage:
         self.send_button.click()
 
     def suggested_question(self, text: str) -> Locator:
-        return self.page.get_by_role("group", name="Suggested questions").get_by_role("button", name=text, exact=True)
+        return self.page.get_by_role("group", name="Suggested questions").get_by_role(
+            "button", name=text, exact=True
+        )
 
     @property
     def agent_messages(self) -> Locator:

@@ -16,6 +16,7 @@ def test_a_lane_matching_no_scenario_fails(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert result.returncode != 0, result.stdout + result.stderr
     assert "executed zero scenarios" in result.stdout + result.stderr

@@ -59,8 +59,16 @@ def replay_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     service = start_service(
         "replay",
         python_module_argv(
-            "support.replay", "serve", "--port", "0", "--cassettes", str(folder / "cassettes"),
-            "--model", STABLE_MODEL, "--model", DECISION_MODEL,
+            "support.replay",
+            "serve",
+            "--port",
+            "0",
+            "--cassettes",
+            str(folder / "cassettes"),
+            "--model",
+            STABLE_MODEL,
+            "--model",
+            DECISION_MODEL,
         ),
         ready_prefix="REPLAY_READY",
         log_path=folder / "replay.log",

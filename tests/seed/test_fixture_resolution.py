@@ -99,10 +99,12 @@ def test_a_scenario_style_flow_leaves_seeded_fixtures_byte_identical(seeded_sett
     agent_steps.step_runnable_agent(context)
     agent = world.agent_builder.configure.agent
     assert agent is not None and world.agent_builder.fixtures.ready_knowledge is not None
-    config = agent.draft.config.model_copy(update={
-        "knowledge": KnowledgeSettings(dataset_ids=[world.agent_builder.fixtures.ready_knowledge.id]),
-        "tools": [AgentTool(name="web_search"), AgentTool(name="knowledge_search", enabled=False)],
-    })
+    config = agent.draft.config.model_copy(
+        update={
+            "knowledge": KnowledgeSettings(dataset_ids=[world.agent_builder.fixtures.ready_knowledge.id]),
+            "tools": [AgentTool(name="web_search"), AgentTool(name="knowledge_search", enabled=False)],
+        }
+    )
     world.console.save_draft(agent.id, config)
     world.console.publish_agent(agent.id)
     world.console.set_access(agent.id, web_app_enabled=False)

@@ -46,7 +46,12 @@ def started_pids(output: str) -> set[int]:
 def run_orchestrator(env: dict[str, str], *behave_args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "ci.post_merge", *behave_args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
     )
 
 
@@ -81,7 +86,11 @@ def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(tmp_pa
 def test_sigterm_tears_everything_down(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "ci.post_merge"],
-        cwd=ROOT, env=environ(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        env=environ(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stderr is not None
     lines = []

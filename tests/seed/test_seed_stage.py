@@ -52,6 +52,7 @@ def run_cli(environ: dict[str, str], *args: str) -> subprocess.CompletedProcess[
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
 
 
@@ -97,7 +98,11 @@ def test_first_run_creates_everything_and_a_second_run_only_verifies(
 def test_profiles_seed_only_their_tasks(console_url: str, settings_for: Callable[..., Settings]) -> None:
     report = run_seed(settings_for(console_url), "external-runtime")
     assert list(statuses(report)) == [
-        "model-provider", "stable-model", "decision-model", "builtin-tools", "web-search-credential",
+        "model-provider",
+        "stable-model",
+        "decision-model",
+        "builtin-tools",
+        "web-search-credential",
         "ready-knowledge",
     ]
     assert not report.blocked

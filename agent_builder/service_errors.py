@@ -1,4 +1,4 @@
-"""Client-visible failures of the runtime API, rendered as JSON `{code, message}`."""
+"""Client-visible failures of the runtime and shellctl APIs, rendered as JSON `{code, message}`."""
 
 from __future__ import annotations
 
