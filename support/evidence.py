@@ -1,12 +1,22 @@
-"""Failure evidence for one scenario: screenshot, Playwright trace, page HTML, console log."""
+"""Failure evidence for one scenario: screenshot, Playwright trace, page HTML, console log.
+
+Everything written here passes through the report redaction: a trace records request headers
+and cookies, so the session token and any key the scenario handled are replaced before the file
+is kept.
+"""
 
 from __future__ import annotations
 
 import re
+import tempfile
+import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
+from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
+from support.reports import redact
 from support.world import World
 
 
@@ -15,9 +25,28 @@ def scenario_dir(artifacts_dir: Path, feature_path: str, scenario_name: str) -> 
     return artifacts_dir / "scenarios" / f"{Path(feature_path).stem}--{slug}"
 
 
-def capture(world: World, out_dir: Path, *, tracing: bool) -> dict[str, Path]:
+def save_trace(context: BrowserContext, path: Path, secrets: Iterable[str]) -> Path:
+    """Stop tracing into `path`, with every text member of the trace archive redacted."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    secrets = list(secrets)
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "trace.zip"
+        context.tracing.stop(path=raw)
+        with zipfile.ZipFile(raw) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+            for member in source.infolist():
+                data = source.read(member)
+                try:
+                    data = redact(data.decode("utf-8"), secrets).encode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # images and other binary resources carry no header or cookie text
+                target.writestr(member, data)
+    return path
+
+
+def capture(world: World, out_dir: Path, *, tracing: bool, secrets: Iterable[str]) -> dict[str, Path]:
     """Collect what the browser shows now; each item is best effort so one failure doesn't hide the rest."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    secrets = list(secrets)
     evidence: dict[str, Path] = {}
     page = world.page
     if not page.is_closed():
@@ -27,13 +56,13 @@ def capture(world: World, out_dir: Path, *, tracing: bool) -> dict[str, Path]:
         except PlaywrightError as error:
             world.console_log.append(f"[evidence] screenshot failed: {error}")
         try:
-            (out_dir / "page.html").write_text(page.content(), encoding="utf-8")
+            (out_dir / "page.html").write_text(redact(page.content(), secrets), encoding="utf-8")
             evidence["html"] = out_dir / "page.html"
         except PlaywrightError as error:
             world.console_log.append(f"[evidence] page HTML failed: {error}")
     if tracing:
-        world.browser_context.tracing.stop(path=out_dir / "trace.zip")
-        evidence["trace"] = out_dir / "trace.zip"
-    (out_dir / "console.log").write_text("\n".join(world.console_log) + "\n", encoding="utf-8")
+        evidence["trace"] = save_trace(world.browser_context, out_dir / "trace.zip", secrets)
+    console_log = redact("\n".join(world.console_log) + "\n", secrets)
+    (out_dir / "console.log").write_text(console_log, encoding="utf-8")
     evidence["console"] = out_dir / "console.log"
     return evidence

@@ -21,12 +21,13 @@ from typing import Any
 
 from behave.model import Scenario
 from behave.runner import Context
+from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
 
 from support.api.console import ConsoleClient, sign_in
 from support.audit import leftovers
 from support.browser import BrowserSession
-from support.evidence import capture, scenario_dir
+from support.evidence import capture, save_trace, scenario_dir
 from support.replay.control import ReplayControl
 from support.reports import (
     RunInfo,
@@ -39,7 +40,7 @@ from support.reports import (
 )
 from support.settings import Settings, load_settings
 from support.stack import Stack, console_command, start_service, wait_healthy
-from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES
 from support.world import World
 
 
@@ -89,6 +90,14 @@ def before_all(context: Context) -> None:
     stages: dict[str, float] = {}
     with _stage(stages, "settings"):
         settings = load_settings()
+    if settings.start_agent_backend:
+        # The console must be started pointing at the runtime, so starting it is the orchestrator's job.
+        raise RuntimeError(
+            "E2E_START_AGENT_BACKEND=1 is handled by the post-merge orchestrator, which starts shellctl and "
+            "the runtime before the console it wires to them, then seeds: run "
+            "`E2E_START_AGENT_BACKEND=1 make post-merge ARGS='<behave args>'`, or use running services "
+            "with E2E_AGENT_BACKEND_URL and E2E_SHELLCTL_URL."
+        )
     expect.set_options(timeout=settings.timeout_ms)
     stack = Stack()
     context.stack = stack  # torn down by after_all even if a later stage fails
@@ -174,16 +183,18 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
         replay_report = world.replay.close_scope()
         if not replay_report.ok:  # a miss or an unused recording, even if the product hid it
             problems.append(replay_report.problems_text())
+    shown_secret = world.agent_builder.access_point.shown_api_key_secret
+    if shown_secret:
+        run.secrets.add(shown_secret)
     out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)
     evidence: dict[str, Path] = {}
     keep_trace = run.settings.trace == "always" or (
         run.settings.trace == "on-failure" and (steps_failed or problems)
     )
     if steps_failed or problems:
-        evidence = capture(world, out_dir, tracing=keep_trace)
+        evidence = capture(world, out_dir, tracing=keep_trace, secrets=run.secrets)
     elif keep_trace:
-        world.browser_context.tracing.stop(path=out_dir / "trace.zip")
-        evidence["trace"] = out_dir / "trace.zip"
+        evidence["trace"] = save_trace(world.browser_context, out_dir / "trace.zip", run.secrets)
     elif run.settings.trace != "off":
         world.browser_context.tracing.stop()
     world.browser_context.close()
@@ -192,9 +203,6 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     error = scenario.error_message if steps_failed else None
     if problems:
         error = "\n".join(filter(None, [error, *problems]))
-    shown_secret = world.agent_builder.access_point.shown_api_key_secret
-    if shown_secret:
-        run.secrets.add(shown_secret)
     run.results.append(
         ScenarioResult(
             feature_name=scenario.feature.name,
@@ -225,6 +233,16 @@ def _result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
     return behave_status  # type: ignore[return-value]
 
 
+def _lane_name(tag_expression: str) -> str:
+    """The named lane whose tags behave ran with (however it was invoked), else the expression."""
+    if not tag_expression:
+        return "full"
+    for name, tags in LANES.items():
+        if tags and str(make_tag_expression(tags)) == tag_expression:
+            return name
+    return tag_expression
+
+
 def after_all(context: Context) -> None:
     run: RunState | None = getattr(context, "run", None)
     try:
@@ -232,7 +250,7 @@ def after_all(context: Context) -> None:
             return
         run.browser.close()
         info = RunInfo(
-            lane=str(context.config.tag_expression or "") or "all scenarios",
+            lane=_lane_name(str(context.config.tag_expression or "")),
             run_id=run.settings.run_id,
             base_url=run.console_url,
             started_at=run.started_at.isoformat(),
@@ -255,6 +273,8 @@ def after_all(context: Context) -> None:
                 "check the tag expression and that the features carry the lane's tags."
             )
     finally:
+        if run is not None:
+            run.console.sign_out()
         stack: Stack | None = getattr(context, "stack", None)
         if stack is not None:
             stack.stop()

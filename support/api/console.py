@@ -97,6 +97,10 @@ class ConsoleClient:
         }
         return {"cookies": [cookie], "origins": []}
 
+    def sign_out(self) -> None:
+        """Revoke the session: a token that leaked into any artifact is dead once the run ends."""
+        _raise_for_error(self._http.post("/logout"))
+
     def _call(self, method: str, path: str, model: type[ModelT], **kwargs: Any) -> ModelT:
         response = self._http.request(method, path, **kwargs)
         _raise_for_error(response)
