@@ -273,11 +273,13 @@ def after_all(context: Context) -> None:
                 "check the tag expression and that the features carry the lane's tags."
             )
     finally:
-        if run is not None:
-            run.console.sign_out()
         stack: Stack | None = getattr(context, "stack", None)
-        if stack is not None:
-            stack.stop()
+        try:
+            if run is not None:
+                run.console.sign_out()
+        finally:
+            if stack is not None:
+                stack.stop()
 
 
 # behave captures hook output by default; the end-of-lane summary must reach the terminal.
