@@ -28,19 +28,27 @@ def scenario_dir(artifacts_dir: Path, feature_path: str, scenario_name: str) -> 
 def save_trace(context: BrowserContext, path: Path, secrets: Iterable[str]) -> Path:
     """Stop tracing into `path`, with every text member of the trace archive redacted."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    secrets = list(secrets)
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "trace.zip"
         context.tracing.stop(path=raw)
-        with zipfile.ZipFile(raw) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
-            for member in source.infolist():
-                data = source.read(member)
-                try:
-                    data = redact(data.decode("utf-8"), secrets).encode("utf-8")
-                except UnicodeDecodeError:
-                    pass  # images and other binary resources carry no header or cookie text
-                target.writestr(member, data)
+        redact_archive(raw, path, secrets)
     return path
+
+
+def redact_archive(source_path: Path, target_path: Path, secrets: Iterable[str]) -> None:
+    """Copy a zip archive with every UTF-8 text member redacted."""
+    secrets = list(secrets)
+    with (
+        zipfile.ZipFile(source_path) as source,
+        zipfile.ZipFile(target_path, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for member in source.infolist():
+            data = source.read(member)
+            try:
+                data = redact(data.decode("utf-8"), secrets).encode("utf-8")
+            except UnicodeDecodeError:
+                pass  # images and other binary resources carry no header or cookie text
+            target.writestr(member, data)
 
 
 def capture(world: World, out_dir: Path, *, tracing: bool, secrets: Iterable[str]) -> dict[str, Path]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from behave.model import Scenario
 from behave.runner import Context
@@ -143,6 +144,14 @@ def before_all(context: Context) -> None:
 def _watch(page: Page, world: World) -> None:
     page.on("pageerror", lambda error: world.page_errors.append(f"{page.url}: {error}"))
     page.on("console", lambda message: world.console_log.append(f"[{message.type}] {message.text}"))
+    page.on("request", lambda request: _check_origin(request.url, world))
+
+
+def _check_origin(url: str, world: World) -> None:
+    """The product promises pages that load nothing from other origins (no CDN scripts or fonts)."""
+    origin = urlsplit(url)
+    if origin.scheme in ("http", "https") and origin.netloc != urlsplit(world.console_url).netloc:
+        world.page_errors.append(f"request to another origin: {url}")
 
 
 def before_scenario(context: Context, scenario: Scenario) -> None:

@@ -1,0 +1,40 @@
+"""The leftover audit reports what a run left in the console, and only that run's resources."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support.api.console import ConsoleClient, sign_in
+from support.audit import leftovers
+from support.stack import Service, console_command, start_service, wait_healthy
+
+
+@pytest.fixture(scope="module")
+def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConsoleClient]:
+    tmp = tmp_path_factory.mktemp("audit")
+    argv, env = console_command(tmp / "console.db", "admin@example.com", "admin-password")
+    service: Service = start_service(
+        "console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=Path(tmp) / "console.log", env=env
+    )
+    try:
+        wait_healthy(service.url + "/healthz")
+        yield ConsoleClient(service.url, sign_in(service.url, "admin@example.com", "admin-password"))
+    finally:
+        service.stop()
+
+
+def test_resources_named_for_the_run_are_reported(console: ConsoleClient) -> None:
+    agent = console.create_agent("E2E-audit1-w0-forgotten-agent-1")
+    dataset = console.create_dataset("E2E-audit1-w1-forgotten-dataset-2")
+    console.create_agent("E2E-other9-w0-someone-elses-3")
+    console.create_agent("Hand-made agent")
+
+    assert sorted(leftovers(console, "audit1")) == [
+        "agent E2E-audit1-w0-forgotten-agent-1",
+        "dataset E2E-audit1-w1-forgotten-dataset-2",
+    ]
+
+    console.delete_agent(agent.id)
+    console.delete_dataset(dataset.id)
+    assert leftovers(console, "audit1") == []
