@@ -18,6 +18,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.console_ui.page_errors import watch_errors
+
 ADMIN_EMAIL = "ui-tests@example.com"
 ADMIN_PASSWORD = "ui-tests-password"
 CHROMIUM = "/usr/bin/chromium"
@@ -151,16 +153,7 @@ def page(browser: Browser, console_url: str) -> Iterator[Page]:
     context = browser.new_context(base_url=console_url, viewport={"width": 1280, "height": 800})
     context.request.post("/console/api/login", data={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda message: (
-            message.type == "error"
-            and not message.text.startswith("Failed to load resource")
-            and errors.append(f"console error: {message.text}")
-        ),
-    )
+    errors = watch_errors(page)
     yield page
     context.close()
     assert not errors, errors

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.console.chat_stack import ChatStack, chat_stack, publish_agent, site_token
+from tests.console_ui.page_errors import watch_errors
 from tests.runtime.runtime_testing import ScriptedProvider, Stall, Status, Text
 
 
@@ -31,16 +32,7 @@ def visitor(browser: Browser, stack: ChatStack) -> Iterator[Page]:
     """A signed-out page (web app visitors have no account); script errors fail the test."""
     context = browser.new_context(base_url=stack.console_url, viewport={"width": 1000, "height": 800})
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda message: (
-            message.type == "error"
-            and not message.text.startswith("Failed to load resource")
-            and errors.append(f"console error: {message.text}")
-        ),
-    )
+    errors = watch_errors(page)
     yield page
     context.close()
     assert not errors, errors
