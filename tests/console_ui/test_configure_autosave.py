@@ -47,6 +47,8 @@ def test_an_edit_is_not_lost_when_the_user_leaves_immediately(
 def test_a_stale_revision_is_reported_and_nothing_is_overwritten(
     page: Page, agent: dict, api: httpx.Client
 ) -> None:
+    # A fake clock drives the autosave debounce, so "no save goes out" is checked without a sleep.
+    page.clock.install()
     page.goto(f"/agents/{agent['id']}/configure")
     instructions = page.get_by_label("Instructions", exact=True)
     expect(instructions).to_be_editable()  # the page has loaded the draft and its revision
@@ -58,12 +60,16 @@ def test_a_stale_revision_is_reported_and_nothing_is_overwritten(
     ).raise_for_status()
 
     instructions.fill("Typed on a stale page.")
+    page.clock.run_for(2000)
     bar = page.get_by_role("region", name="Publish bar")
     expect(bar.get_by_text(CONFLICT, exact=True)).to_be_visible()
 
+    saves: list[str] = []
+    page.on("request", lambda request: request.method == "PUT" and saves.append(request.url))
     instructions.fill("Typed again after the conflict.")
-    time.sleep(0.8)  # longer than the autosave delay: a save would have gone out by now
+    page.clock.run_for(10_000)  # far past the autosave delay: a save would have gone out by now
     expect(bar.get_by_text(CONFLICT, exact=True)).to_be_visible()
+    assert saves == []
     assert draft_config(api, agent["id"])["instructions"] == "Saved in another tab."
 
 
