@@ -61,6 +61,13 @@ def _service_api(world: World) -> ServiceApiClient:
     return ServiceApiClient(base_url, secret)
 
 
+def _follow_into_new_tab(world: World, link: Locator) -> None:
+    """Click a target=_blank link; later steps act on the tab it opens."""
+    with world.page.expect_popup() as popup:
+        link.click()
+    world.page = popup.value
+
+
 @given("the agent's web app has been disabled via API")
 def step_web_app_disabled_via_api(context: Context) -> None:
     world: World = context.world
@@ -84,9 +91,7 @@ def step_api_key_via_api(context: Context) -> None:
 @when("I open the web app from the access point")
 def step_open_web_app(context: Context) -> None:
     world: World = context.world
-    with world.page.expect_popup() as popup:
-        _access(world).card("Web app").get_by_role("link", name="Open web app").click()
-    world.page = popup.value
+    _follow_into_new_tab(world, _access(world).card("Web app").get_by_role("link", name="Open web app"))
 
 
 @then("the web app shows the agent's name, opening statement and suggested questions")
@@ -299,9 +304,7 @@ def step_service_parameters(context: Context) -> None:
 @when("I open the API reference")
 def step_open_api_reference(context: Context) -> None:
     world: World = context.world
-    with world.page.expect_popup() as popup:
-        _access(world).card("Service API").get_by_role("link", name="API reference").click()
-    world.page = popup.value
+    _follow_into_new_tab(world, _access(world).card("Service API").get_by_role("link", name="API reference"))
 
 
 @then("I see the service API reference")

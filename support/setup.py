@@ -6,12 +6,12 @@ the run-unique E2E prefix.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from support.api.console import ConsoleApiError
 from support.api.models import AgentConfig, AgentDetail, AgentModelRef, Dataset, Document, Model
 from support.cleanup import ResourceGone, ResourceKind
+from support.polling import poll_until
 from support.world import World
 
 BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."
@@ -100,30 +100,29 @@ def create_dataset(world: World, label: str = "dataset") -> Dataset:
 
 
 def wait_until_indexed(world: World, document: Document, timeout_s: float = 30.0) -> Document:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        document = world.console.get_document(document.dataset_id, document.id)
-        if document.indexing_status == "completed":
-            return document
-        if document.indexing_status == "error":
-            raise AssertionError(f"Indexing {document.name} failed: {document.error}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{document.name} still {document.indexing_status} after {timeout_s:.0f}s")
-        time.sleep(0.1)
+    document = poll_until(
+        lambda: world.console.get_document(document.dataset_id, document.id),
+        lambda current: current.indexing_status in ("completed", "error"),
+        timeout_s=timeout_s,
+        interval_s=0.1,
+        failure=lambda current: f"{current.name} still {current.indexing_status} after {timeout_s:.0f}s",
+    )
+    if document.indexing_status == "error":
+        raise AssertionError(f"Indexing {document.name} failed: {document.error}")
+    return document
 
 
 def wait_for_draft(
     world: World, agent_id: str, predicate: Callable[[AgentDetail], bool], what: str
 ) -> AgentDetail:
     """Poll the agent detail until the draft satisfies `predicate` (for saves the page sends as it leaves)."""
-    deadline = time.monotonic() + world.settings.timeout_ms / 1000
-    while True:
-        agent = world.console.get_agent(agent_id)
-        if predicate(agent):
-            return agent
-        if time.monotonic() > deadline:
-            raise AssertionError(f"The draft never got {what}; it has {agent.draft.config!r}")
-        time.sleep(0.1)
+    return poll_until(
+        lambda: world.console.get_agent(agent_id),
+        predicate,
+        timeout_s=world.settings.timeout_ms / 1000,
+        interval_s=0.1,
+        failure=lambda agent: f"The draft never got {what}; it has {agent.draft.config!r}",
+    )
 
 
 def track_provider_by_name(world: World, name: str) -> None:

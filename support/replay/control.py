@@ -16,11 +16,11 @@ if not report.ok:
 
 from __future__ import annotations
 
-import time
 from typing import Any, Self
 
 import httpx
 
+from support.polling import poll_until
 from support.replay.scope import FailPatch, HangPatch, ReplacePatch, ScopeReport
 
 
@@ -67,14 +67,14 @@ class ReplayControl:
 
     def wait_until_parked(self, timeout: float = 10.0, count: int = 1) -> list[dict[str, Any]]:
         """Returns once `count` hung calls are provably parked on the server (so acting now is safe)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            parked = self.state()["parked"]
-            if len(parked) >= count:
-                return parked
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{len(parked)} of {count} hung model call(s) parked after {timeout}s")
-            time.sleep(0.02)
+        parked: list[dict[str, Any]] = poll_until(
+            lambda: self.state()["parked"],
+            lambda current: len(current) >= count,
+            timeout_s=timeout,
+            interval_s=0.02,
+            failure=lambda current: f"{len(current)} of {count} hung model call(s) parked after {timeout}s",
+        )
+        return parked
 
     def _call(self, method: str, path: str, json: Any = None) -> Any:
         response = self._http.request(method, path, json=json)
