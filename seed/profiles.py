@@ -1,45 +1,25 @@
-"""Seed profiles: the tasks a lane needs, in dependency order (a task's `needs` come first).
-
-- `external-runtime`: the base every model- or tool-calling scenario needs: model provider,
-  stable and decision models, builtin tools, web-search credential, `ready-knowledge` dataset.
-- `prepared`: the base plus the fixture agents (and the second dataset one of them uses) that
-  `@prepared` scenarios read.
-- `post-merge`: both, for the post-merge lane.
-"""
+"""The seed's tasks for each profile: `support/seeded/profiles.py` names them in order (and says
+what each profile is for); this module resolves every name to the task that seeds it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from seed.specs import agent_specs
 from seed.tasks import Task, agents, models, tools
 from seed.tasks.knowledge import dataset_task
+from support.seeded.profiles import PROFILE_TASKS
+from support.seeded.specs import agent_specs, dataset_specs
 
-BASE_TASKS: tuple[Task, ...] = (*models.TASKS, *tools.TASKS, dataset_task("ready-knowledge"))
-FIXTURE_TASKS: tuple[Task, ...] = (
-    dataset_task("secondary-knowledge"),
-    *(agents.agent_task(key) for key in agent_specs()),
-)
-
-
-def _union(*profiles: tuple[Task, ...]) -> tuple[Task, ...]:
-    by_name = {task.name: task for profile in profiles for task in profile}
-    return tuple(by_name.values())
-
-
-PREPARED = BASE_TASKS + FIXTURE_TASKS
-EXTERNAL_RUNTIME = BASE_TASKS
-PROFILES: Mapping[str, tuple[Task, ...]] = {
-    "prepared": PREPARED,
-    "external-runtime": EXTERNAL_RUNTIME,
-    "post-merge": _union(EXTERNAL_RUNTIME, PREPARED),
-}
-
-
-def reseed_command(task: str) -> str:
-    """The exact command that (re)creates the resource of `task`: the smallest profile holding it."""
-    profile = min(
-        (name for name, tasks in PROFILES.items() if any(t.name == task for t in tasks)),
-        key=lambda name: len(PROFILES[name]),
+TASKS: Mapping[str, Task] = {
+    task.name: task
+    for task in (
+        *models.TASKS,
+        *tools.TASKS,
+        *(dataset_task(key) for key in dataset_specs()),
+        *(agents.agent_task(key) for key in agent_specs()),
     )
-    return f"make seed PROFILE={profile}"
+}
+# A profile naming a task that does not exist fails here, on import, before anything is seeded.
+PROFILES: Mapping[str, tuple[Task, ...]] = {
+    profile: tuple(TASKS[name] for name in names) for profile, names in PROFILE_TASKS.items()
+}

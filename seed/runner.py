@@ -18,8 +18,9 @@ import httpx
 
 from seed.profiles import PROFILES
 from seed.report import SeedReport, TaskResult, progress_line, render_table, write_json
-from seed.tasks import Blocked, SeedContext, Task
+from seed.tasks import SeedContext, Task
 from support.api.console import ConsoleApiError, ConsoleClient, sign_in
+from support.seeded.blocked import Blocked
 from support.settings import Settings
 
 EXIT_OK = 0

@@ -6,8 +6,8 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from seed.specs import dataset_specs
 from support.api.models import Dataset
+from support.seeded.specs import dataset_specs
 from support.setup import create_dataset, track_dataset, wait_until_indexed
 from support.ui.console_pages import DatasetPage, KnowledgePage
 from support.world import World

@@ -2,27 +2,9 @@
 
 from __future__ import annotations
 
-from seed.specs import AgentSpec, agent_specs
 from seed.tasks import Outcome, SeedContext, Task, find_one
-from support.api.models import AgentConfig, AgentDetail
-
-
-def config_differences(actual: AgentConfig, desired: AgentConfig) -> list[str]:
-    """The top-level settings (instructions, model, tools, ...) in which `actual` differs."""
-    have, want = actual.model_dump(mode="json"), desired.model_dump(mode="json")
-    return [name for name in want if have.get(name) != want[name]]
-
-
-def agent_drift(agent: AgentDetail, desired: AgentConfig) -> list[str]:
-    """Why the agent is not exactly as seeded; empty when its draft and published config match the spec."""
-    drift = []
-    if agent.published is None:
-        drift.append("not published")
-    elif differences := config_differences(agent.published.config, desired):
-        drift.append(f"published config differs in {', '.join(differences)}")
-    if differences := config_differences(agent.draft.config, desired):
-        drift.append(f"draft differs in {', '.join(differences)}")
-    return drift
+from support.seeded.drift import agent_drift, config_differences
+from support.seeded.specs import AgentSpec, agent_specs
 
 
 def seed_agent(ctx: SeedContext, spec: AgentSpec) -> Outcome:

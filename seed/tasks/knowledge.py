@@ -7,57 +7,14 @@ expected tokens from `knowledge.toml`, or retrieval scenarios would fail for the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
-from seed.specs import DatasetSpec, DocumentSpec, dataset_specs
-from seed.tasks import Blocked, Done, Outcome, SeedContext, Task, find_one
-from support.api.console import ConsoleClient
-from support.api.models import Dataset, Document
+from seed.tasks import Done, Outcome, SeedContext, Task, find_one
+from support.api.models import Dataset
+from support.seeded.blocked import Blocked
+from support.seeded.drift import Drift, dataset_drift
+from support.seeded.specs import DatasetSpec, dataset_specs
 
 POLL_INTERVAL_S = 0.25
-
-
-@dataclass(frozen=True)
-class Drift:
-    """One way a seeded dataset differs from its spec, and what repairs it."""
-
-    reason: str
-    remove: Document | None = None  # delete this document
-    upload: DocumentSpec | None = None  # then upload this one
-    # Waiting or indexing: nothing to repair, only to wait for (and not yet usable by a scenario).
-    pending: bool = False
-
-
-def dataset_drift(console: ConsoleClient, dataset: Dataset, spec: DatasetSpec) -> list[Drift]:
-    """Every difference between the dataset's documents and the spec; empty means as seeded."""
-    documents = console.list_documents(dataset.id).data
-    expected = {document.file: document for document in spec.documents}
-    drift = [Drift(f"unexpected document {d.name}", remove=d) for d in documents if d.name not in expected]
-    for name, document_spec in expected.items():
-        copies = [doc for doc in documents if doc.name == name]
-        drift += [Drift(f"duplicate document {name}", remove=doc) for doc in copies[1:]]
-        if not copies:
-            drift.append(Drift(f"{name} is missing", upload=document_spec))
-            continue
-        drift += _document_drift(console, copies[0], document_spec, len(spec.content(document_spec)))
-    return drift
-
-
-def _document_drift(console: ConsoleClient, document: Document, spec: DocumentSpec, size: int) -> list[Drift]:
-    if document.size != size:
-        reason = f"{document.name} differs from seed/data ({document.size} bytes, expected {size})"
-        return [Drift(reason, document, spec)]
-    if document.indexing_status == "error":
-        return [Drift(f"{document.name} failed to index: {document.error}", document, spec)]
-    if document.indexing_status != "completed":
-        return [Drift(f"{document.name} is still {document.indexing_status}", pending=True)]
-    segments = console.list_segments(document.dataset_id, document.id).data
-    enabled_text = "\n\n".join(segment.content for segment in segments if segment.enabled)
-    missing = [token for token in spec.expected_tokens if token not in enabled_text]
-    if missing:
-        reason = f"{document.name}: no enabled segment contains {', '.join(map(repr, missing))}"
-        return [Drift(reason, document, spec)]
-    return []
 
 
 def _wait_until_indexed(ctx: SeedContext, dataset: Dataset) -> None:

@@ -6,31 +6,17 @@ provider is `verified` only when that call succeeds now, not because it once did
 
 from __future__ import annotations
 
-from seed.specs import ModelRole
-from seed.tasks import Blocked, Outcome, SeedContext, Task, find_one, provider_url
+from seed.tasks import Outcome, SeedContext, Task, find_one
 from support.api.models import Provider
+from support.seeded.blocked import Blocked
+from support.seeded.endpoints import model_endpoint
+from support.seeded.specs import PROVIDER_NAME, ModelRole, model_name
 from support.settings import Settings
 
-PROVIDER_NAME = "e2e-seed-provider"
-# The replay server ignores the key the console sends (in record/live it uses its own), but the
-# console requires one. Not a secret.
-REPLAY_API_KEY = "replay-keyless"
 MODEL_VARIABLES: dict[ModelRole, str] = {
     "stable": "E2E_STABLE_MODEL_NAME",
     "decision": "E2E_DECISION_MODEL_NAME",
 }
-
-
-def model_name(settings: Settings, role: ModelRole) -> str:
-    return settings.stable_model_name if role == "stable" else settings.decision_model_name
-
-
-def _endpoint(settings: Settings) -> tuple[str, str]:
-    base_url = provider_url(settings, "/v1", settings.stable_model_base_url, "E2E_STABLE_MODEL_BASE_URL")
-    if settings.replay_url:
-        return base_url, REPLAY_API_KEY
-    assert settings.stable_model_api_key is not None  # direct calls are live mode, where Settings requires it
-    return base_url, settings.stable_model_api_key.get_secret_value()
 
 
 def _validation_fix(settings: Settings) -> str:
@@ -44,7 +30,7 @@ def _validation_fix(settings: Settings) -> str:
 
 
 def seed_provider(ctx: SeedContext) -> Outcome:
-    base_url, api_key = _endpoint(ctx.settings)
+    base_url, api_key = model_endpoint(ctx.settings)
     existing = find_one(ctx.console.list_providers().data, PROVIDER_NAME, "model provider")
     if ctx.dry_run:
         if existing is None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from seed.tasks import Blocked, Done, Outcome, SeedContext, Task, find_one, provider_url
-from support.settings import Settings
+from seed.tasks import Done, Outcome, SeedContext, Task, find_one
+from support.seeded.blocked import Blocked
+from support.seeded.endpoints import web_search_endpoint
+from support.seeded.specs import WEB_SEARCH_CREDENTIAL
 
 BUILTIN_TOOLS = ("json_replace", "sandbox_shell", "knowledge_search", "web_search")
-WEB_SEARCH_CREDENTIAL = "e2e-seed-web-search"
-# Replayed searches need no key, but the console requires a secret. Not a secret.
-REPLAY_SEARCH_SECRET = "replay-keyless"
 
 
 def check_builtin_tools(ctx: SeedContext) -> Outcome:
@@ -20,22 +19,6 @@ def check_builtin_tools(ctx: SeedContext) -> Outcome:
             "deploy a console build that ships every builtin tool (agent_builder/console owns the catalog)",
         )
     return Outcome("verified", f"{len(BUILTIN_TOOLS)} builtin tools listed: {', '.join(BUILTIN_TOOLS)}")
-
-
-def web_search_endpoint(settings: Settings) -> tuple[str, str]:
-    """The credential's base URL and secret. The replay server forwards the product's own
-    Authorization header upstream, so record and live need the real key even through it."""
-    base_url = provider_url(settings, "/search", settings.web_search_base_url, "E2E_WEB_SEARCH_BASE_URL")
-    if settings.model_mode == "replay":
-        return base_url, REPLAY_SEARCH_SECRET
-    if settings.web_search_api_key is None:
-        raise Blocked(
-            f"E2E_MODEL_MODE={settings.model_mode} calls the real web-search provider, "
-            "but E2E_WEB_SEARCH_API_KEY is not set",
-            "set E2E_WEB_SEARCH_BASE_URL and E2E_WEB_SEARCH_API_KEY, "
-            "or unset E2E_MODEL_MODE to replay recorded searches",
-        )
-    return base_url, settings.web_search_api_key.get_secret_value()
 
 
 def seed_web_search_credential(ctx: SeedContext) -> Outcome:

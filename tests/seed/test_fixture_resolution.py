@@ -18,8 +18,6 @@ from playwright.sync_api import BrowserContext, Page
 import steps.agent_setup as agent_steps
 import steps.fixtures as fixture_steps
 from seed.runner import run_seed
-from seed.specs import agent_specs, dataset_specs
-from seed.tasks.models import PROVIDER_NAME
 from support.api.models import AgentTool, KnowledgeSettings
 from support.fixtures.agents import fixture_agent
 from support.fixtures.errors import FixturePrerequisiteError
@@ -27,6 +25,7 @@ from support.fixtures.knowledge import fixture_dataset
 from support.fixtures.models import fixture_model
 from support.fixtures.runtime import agent_backend
 from support.fixtures.tools import fixture_web_search_credential
+from support.seeded.specs import PROVIDER_NAME, agent_specs, dataset_specs
 from support.settings import Settings
 from support.setup import create_dataset
 from support.world import World

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from seed.profiles import PROFILES
-from seed.specs import KNOWLEDGE_DIR, agent_specs, dataset_specs
+from seed.profiles import PROFILES, TASKS
+from support.seeded.specs import KNOWLEDGE_DIR, agent_specs, dataset_specs
 from support.tags import FIXTURE_STEPS, RUNTIME_READINESS_STEP
 
 
@@ -36,6 +36,11 @@ def test_every_task_runs_after_the_tasks_it_needs() -> None:
             done.add(task.name)
     assert [t.name for t in PROFILES["post-merge"]] == [t.name for t in PROFILES["prepared"]]
     assert {t.name for t in PROFILES["external-runtime"]} < {t.name for t in PROFILES["prepared"]}
+
+
+def test_every_seed_task_is_in_a_profile() -> None:
+    profiled = {task.name for tasks in PROFILES.values() for task in tasks}
+    assert profiled == set(TASKS), f"tasks no profile runs: {sorted(set(TASKS) - profiled)}"
 
 
 def test_steps_register_exactly_the_fixture_step_texts() -> None:

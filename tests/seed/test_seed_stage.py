@@ -17,9 +17,7 @@ from conftest import ADMIN_EMAIL, ADMIN_PASSWORD, console_client, free_port, raw
 
 from seed.report import SeedReport
 from seed.runner import EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, run_seed
-from seed.specs import agent_specs, dataset_specs
-from seed.tasks.models import PROVIDER_NAME
-from seed.tasks.tools import WEB_SEARCH_CREDENTIAL
+from support.seeded.specs import PROVIDER_NAME, WEB_SEARCH_CREDENTIAL, agent_specs, dataset_specs
 from support.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

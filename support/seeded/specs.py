@@ -1,5 +1,5 @@
-"""The seeded resources as data: knowledge datasets (`data/knowledge.toml`) and fixture agents
-(`data/agents.toml`).
+"""The seeded resources: their specs, read from `seed/data/` (knowledge datasets in
+`knowledge.toml`, fixture agents in `agents.toml`), and the stable names of the rest.
 
 The seed tasks create resources from these specs and the fixture steps verify resources against
 them, so "as specified" means the same thing in both places.
@@ -16,11 +16,22 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from support.api.models import AgentConfig, Dataset, Model
+from support.settings import Settings
 
-DATA_DIR = Path(__file__).parent / "data"
+# Data, not code: the seed stage's folder holds it because that is where people edit it.
+DATA_DIR = Path(__file__).resolve().parents[2] / "seed" / "data"
 KNOWLEDGE_DIR = DATA_DIR / "knowledge"
 
 ModelRole = Literal["stable", "decision"]
+
+# Stable names: environment-owned, so found again on every run (scenario-owned ones are `E2E-...`).
+PROVIDER_NAME = "e2e-seed-provider"
+WEB_SEARCH_CREDENTIAL = "e2e-seed-web-search"
+
+
+def model_name(settings: Settings, role: ModelRole) -> str:
+    """The seeded chat model playing `role`, as this run's settings name it."""
+    return settings.stable_model_name if role == "stable" else settings.decision_model_name
 
 
 class _Spec(BaseModel):
