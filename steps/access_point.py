@@ -6,10 +6,8 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import Locator, Page, expect
 
-from support.api.models import Access
-from support.api.service import ServiceApiClient
-from support.cleanup import ResourceKind
-from support.setup import current_agent, gone_on_404
+from support.api_setup.access import create_api_key, published_access, service_api_client, track_shown_api_key
+from support.api_setup.agents import current_agent
 from support.ui.console_pages import AccessPage
 from support.world import World
 
@@ -47,20 +45,6 @@ def _access(world: World) -> AccessPage:
     return AccessPage(world.page)
 
 
-def _published_access(world: World) -> Access:
-    access = world.console.get_agent(current_agent(world).id).access
-    assert access.web_app_url and access.service_api_base_url, f"the agent has no access URLs: {access!r}"
-    return access
-
-
-def _service_api(world: World) -> ServiceApiClient:
-    secret = world.agent_builder.access_point.shown_api_key_secret
-    assert secret, "no API key was created in this scenario"
-    base_url = _published_access(world).service_api_base_url
-    assert base_url is not None
-    return ServiceApiClient(base_url, secret)
-
-
 def _follow_into_new_tab(world: World, link: Locator) -> None:
     """Click a target=_blank link; later steps act on the tab it opens."""
     with world.page.expect_popup() as popup:
@@ -76,16 +60,7 @@ def step_web_app_disabled_via_api(context: Context) -> None:
 
 @given("an API key has been created via API")
 def step_api_key_via_api(context: Context) -> None:
-    world: World = context.world
-    agent = current_agent(world)
-    created = world.console.create_api_key(agent.id)
-    world.agent_builder.access_point.shown_api_key_secret = created.secret
-    world.track(
-        ResourceKind.API_KEY,
-        created.id,
-        gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)),
-        created.prefix,
-    )
+    create_api_key(context.world)
 
 
 @when("I open the web app from the access point")
@@ -100,7 +75,7 @@ def step_web_app_shows_agent(context: Context) -> None:
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is not None
     page = world.page
-    expect(page).to_have_url(_published_access(world).web_app_url or "")
+    expect(page).to_have_url(published_access(world).web_app_url or "")
     expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
     expect(page.get_by_role("log", name="Conversation")).to_contain_text(
         agent.published.config.opening_statement
@@ -125,7 +100,7 @@ def step_access_confirms(context: Context, text: str) -> None:
 def step_clipboard_holds_url(context: Context) -> None:
     world: World = context.world
     copied = world.page.evaluate("navigator.clipboard.readText()")
-    assert copied == _published_access(world).web_app_url, f"the clipboard holds {copied!r}"
+    assert copied == published_access(world).web_app_url, f"the clipboard holds {copied!r}"
 
 
 @when("I open the embed dialog")
@@ -140,7 +115,7 @@ def step_embed_code(context: Context) -> None:
     dialog = world.page.get_by_role("dialog", name="Embed the web app")
     code = dialog.get_by_label("Embed code", exact=True)
     expect(code).to_have_value(
-        re.compile(r'^<iframe src="' + re.escape(_published_access(world).web_app_url or ""))
+        re.compile(r'^<iframe src="' + re.escape(published_access(world).web_app_url or ""))
     )
 
 
@@ -177,7 +152,7 @@ def step_access_says(context: Context, text: str) -> None:
 
 def _open_web_app_in_new_tab(world: World) -> tuple[Page, int]:
     page = world.browser_context.new_page()
-    response = page.goto(_published_access(world).web_app_url or "")
+    response = page.goto(published_access(world).web_app_url or "")
     assert response is not None
     return page, response.status
 
@@ -206,18 +181,7 @@ def step_create_api_key(context: Context) -> None:
     dialog = world.page.get_by_role("dialog", name="API key created")
     secret_field = dialog.get_by_label("New API key", exact=True)
     expect(secret_field).to_have_value(re.compile(r"^app-"))
-    secret = secret_field.input_value()
-    world.agent_builder.access_point.shown_api_key_secret = secret
-    agent = current_agent(world)
-    (created,) = [
-        key for key in world.console.list_api_keys(agent.id).data if secret.startswith(key.masked.rstrip("…"))
-    ]
-    world.track(
-        ResourceKind.API_KEY,
-        created.id,
-        gone_on_404(lambda: world.console.revoke_api_key(agent.id, created.id)),
-        created.masked,
-    )
+    track_shown_api_key(world, secret_field.input_value())
 
 
 @then("the new API key is shown once with a warning to copy it")
@@ -271,21 +235,21 @@ def step_key_gone(context: Context) -> None:
 @then("the service API rejects that key with status {status:d}")
 def step_service_rejects(context: Context, status: int) -> None:
     world: World = context.world
-    answered = _service_api(world).info_status()
+    answered = service_api_client(world).info_status()
     assert answered == status, f"/v1/info answered {answered}, expected {status}"
 
 
 @then("the service API info with that key names the agent")
 def step_service_info(context: Context) -> None:
     world: World = context.world
-    info = _service_api(world).info()
+    info = service_api_client(world).info()
     assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
 
 
 @then("the access point shows the service API base URL")
 def step_shows_base_url(context: Context) -> None:
     world: World = context.world
-    base_url = _published_access(world).service_api_base_url or ""
+    base_url = published_access(world).service_api_base_url or ""
     expect(_access(world).card("Service API")).to_contain_text(base_url)
 
 
@@ -294,7 +258,7 @@ def step_service_parameters(context: Context) -> None:
     world: World = context.world
     published = world.console.get_agent(current_agent(world).id).published
     assert published is not None
-    parameters = _service_api(world).parameters()
+    parameters = service_api_client(world).parameters()
     assert parameters.opening_statement == published.config.opening_statement, parameters
     assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], (
         parameters

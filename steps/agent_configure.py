@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import AgentDetail, Dataset, Model
-from support.setup import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
+from support.api_setup.agents import BASIC_INSTRUCTIONS, attach_datasets, current_agent, wait_for_draft
 from support.ui.console_pages import ConfigurePage, PublishBar
 from support.world import World
 
@@ -270,9 +270,7 @@ def _ready_knowledge(world: World) -> Dataset:
 @given("the ready knowledge dataset has been attached via API")
 def step_attach_via_api(context: Context) -> None:
     world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
-    knowledge = agent.draft.config.knowledge.model_copy(update={"dataset_ids": [_ready_knowledge(world).id]})
-    world.console.save_draft(agent.id, agent.draft.config.model_copy(update={"knowledge": knowledge}))
+    attach_datasets(world, [_ready_knowledge(world).id])
 
 
 @when("I attach the ready knowledge dataset")

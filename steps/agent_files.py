@@ -6,8 +6,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.cleanup import ResourceKind
-from support.setup import current_agent, gone_on_404
+from support.api_setup.files import upload_agent_file
 from support.ui.console_pages import ConfigurePage
 from support.world import World
 
@@ -33,15 +32,7 @@ def step_upload_large_file(context: Context, name: str, size: int) -> None:
 
 @given('the agent has the file "{name}" uploaded via API')
 def step_file_via_api(context: Context, name: str) -> None:
-    world: World = context.world
-    agent = current_agent(world)
-    uploaded = world.console.upload_agent_file(agent.id, name, b"Uploaded by the E2E suite.\n")
-    world.track(
-        ResourceKind.FILE,
-        uploaded.id,
-        gone_on_404(lambda: world.console.delete_agent_file(agent.id, uploaded.id)),
-        name,
-    )
+    upload_agent_file(context.world, name, b"Uploaded by the E2E suite.\n")
 
 
 @then('the agent files list "{name}"')

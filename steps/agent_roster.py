@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.console import ConsoleApiError
-from support.setup import agent_by_label, current_agent, track_agent
+from support.api_setup.agents import agent_by_label, current_agent, track_agent
 from support.ui.console_pages import RosterPage
 from support.world import World
 

@@ -3,20 +3,15 @@
 from behave import given, step
 from behave.runner import Context
 
-from support.api.models import AgentConfig, AgentModelRef, AgentTool, Model
-from support.setup import (
+from support.api.models import AgentModelRef, Model
+from support.api_setup.agents import (
+    change_draft,
     create_basic_agent,
+    create_decision_agent,
     create_runnable_agent,
-    current_agent,
-    remember_agent,
-    track_agent,
+    enable_tool,
 )
 from support.world import World
-
-DECISION_INSTRUCTIONS = (
-    "You are the E2E decision agent. Plan the steps a task needs, use the enabled tools, "
-    "then answer with the result."
-)
 
 
 @given("a basic configured agent has been created via API")
@@ -50,41 +45,21 @@ def step_decision_agent(context: Context) -> None:
     world: World = context.world
     fixtures = world.agent_builder.fixtures
     model = _resolved(fixtures.decision_model, "decision agent", "the decision chat model is available")
-    agent = track_agent(world, world.console.create_agent(world.name("decision agent")), "agent")
-    config = AgentConfig(
-        instructions=DECISION_INSTRUCTIONS,
-        model=AgentModelRef(provider_id=model.provider_id, name=model.name),
-        tools=[AgentTool(name="json_replace"), AgentTool(name="sandbox_shell")],
-    )
-    remember_agent(world, world.console.save_draft(agent.id, config), "agent")
+    create_decision_agent(world, model)
 
 
 @given("the agent's draft refers to a model that does not exist")
 def step_draft_with_missing_model(context: Context) -> None:
-    world: World = context.world
-    agent = current_agent(world)
-    config = agent.draft.config.model_copy(
-        update={"model": AgentModelRef(provider_id="e2e-missing-provider", name="e2e-missing-model")}
-    )
-    remember_agent(world, world.console.save_draft(agent.id, config), "agent")
+    missing = AgentModelRef(provider_id="e2e-missing-provider", name="e2e-missing-model")
+    change_draft(context.world, model=missing)
 
 
 # Used mid-scenario ("When I open ... And another tab saves ..."), so it matches any keyword.
 @step('another tab saves the instructions "{instructions}"')
 def step_other_tab_saves(context: Context, instructions: str) -> None:
-    world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
-    config: AgentConfig = agent.draft.config.model_copy(update={"instructions": instructions})
-    world.console.save_draft(agent.id, config)
+    change_draft(context.world, instructions=instructions)
 
 
 @given('the agent has the tool "{tool}" enabled via API')
 def step_tool_enabled_via_api(context: Context, tool: str) -> None:
-    world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
-    tools = [t for t in agent.draft.config.tools if t.name != tool] + [AgentTool(name=tool, enabled=True)]
-    remember_agent(
-        world,
-        world.console.save_draft(agent.id, agent.draft.config.model_copy(update={"tools": tools})),
-        "agent",
-    )
+    enable_tool(context.world, tool)

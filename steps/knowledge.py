@@ -7,8 +7,8 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import Dataset
+from support.api_setup.knowledge import create_dataset, create_indexed_dataset, track_dataset
 from support.seeded.specs import dataset_specs
-from support.setup import create_dataset, track_dataset, wait_until_indexed
 from support.ui.console_pages import DatasetPage, KnowledgePage
 from support.world import World
 
@@ -61,10 +61,7 @@ def step_dataset_via_api(context: Context) -> None:
 
 @given('a dataset with the document "{name}" containing "{text}" has been indexed via API')
 def step_indexed_dataset(context: Context, name: str, text: str) -> None:
-    world: World = context.world
-    dataset = create_dataset(world)
-    document = world.console.upload_document(dataset.id, name, text.encode())
-    world.agent_builder.knowledge.document = wait_until_indexed(world, document)
+    create_indexed_dataset(context.world, name, text)
 
 
 @when("I open the dataset's page")

@@ -6,7 +6,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.setup import RUNNABLE_INSTRUCTIONS, current_agent, remember_agent
+from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, current_agent, publish_agent
 from support.ui.console_pages import PublishBar
 from support.world import World
 
@@ -50,10 +50,7 @@ def step_no_published_version(context: Context) -> None:
 
 @given("the agent has been published via API")
 def step_published_via_api(context: Context) -> None:
-    world: World = context.world
-    agent = current_agent(world)
-    world.console.publish_agent(agent.id)
-    remember_agent(world, world.console.get_agent(agent.id), "agent")
+    publish_agent(context.world)
 
 
 @then("the agent's published version is {version:d}")

@@ -5,24 +5,17 @@ import json
 from behave import given, then, when
 from behave.runner import Context
 
-from support.api.service import ServiceApiClient, ServiceApiError, ServiceStreamEvent
+from support.api.service import ServiceApiError, ServiceStreamEvent
+from support.api_setup.access import service_api_client
+from support.api_setup.agents import current_agent
 from support.goldens import check_text
-from support.setup import current_agent
 from support.world import World
-
-
-def _client(world: World) -> ServiceApiClient:
-    secret = world.agent_builder.access_point.shown_api_key_secret
-    assert secret, "no API key exists in this scenario: add 'an API key has been created via API'"
-    base_url = world.console.get_agent(current_agent(world).id).access.service_api_base_url
-    assert base_url, "the agent has no service API base URL: publish it first"
-    return ServiceApiClient(base_url, secret)
 
 
 def _blocking(world: World, query: str, conversation_id: str | None) -> None:
     state = world.agent_builder.runtime
     try:
-        answer = _client(world).chat_blocking(query, conversation_id)
+        answer = service_api_client(world).chat_blocking(query, conversation_id)
     except ServiceApiError as error:
         state.refused_status, state.answer = error.status, None
         return
@@ -44,7 +37,7 @@ def step_send_same_conversation(context: Context, query: str) -> None:
 @when('I send "{query}" to the service API in streaming mode')
 def step_send_streaming(context: Context, query: str) -> None:
     world: World = context.world
-    world.agent_builder.runtime.stream_events = _client(world).chat_streaming(query)
+    world.agent_builder.runtime.stream_events = service_api_client(world).chat_streaming(query)
 
 
 @then('the service API answer is "{text}"')
@@ -95,7 +88,7 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
     world: World = context.world
     conversation_id = world.agent_builder.runtime.conversation_id
     assert conversation_id
-    messages = _client(world).conversation_messages(conversation_id).data
+    messages = service_api_client(world).conversation_messages(conversation_id).data
     roles = [message.role for message in messages]
     assert roles == ["user", "assistant"] * count, f"the conversation holds {roles}"
     assert all(message.status == "completed" for message in messages), [m.status for m in messages]

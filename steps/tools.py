@@ -4,7 +4,7 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.setup import track_tool_credential_by_name
+from support.api_setup.tool_credentials import track_tool_credential_by_name
 from support.ui.console_pages import ToolsPage
 from support.world import World
 

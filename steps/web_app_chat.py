@@ -8,8 +8,8 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import ChatMessageList
+from support.api_setup.agents import current_agent
 from support.goldens import check_aria
-from support.setup import current_agent
 from support.ui.web_app import WebAppPage
 from support.world import World
 

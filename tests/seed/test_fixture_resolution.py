@@ -19,6 +19,7 @@ import steps.agent_setup as agent_steps
 import steps.fixtures as fixture_steps
 from seed.runner import run_seed
 from support.api.models import AgentTool, KnowledgeSettings
+from support.api_setup.knowledge import create_dataset
 from support.fixtures.agents import fixture_agent
 from support.fixtures.errors import FixturePrerequisiteError
 from support.fixtures.knowledge import fixture_dataset
@@ -27,7 +28,6 @@ from support.fixtures.runtime import agent_backend
 from support.fixtures.tools import fixture_web_search_credential
 from support.seeded.specs import PROVIDER_NAME, agent_specs, dataset_specs
 from support.settings import Settings
-from support.setup import create_dataset
 from support.world import World
 
 FIXTURE_STEPS = (

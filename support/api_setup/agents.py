@@ -1,16 +1,17 @@
-"""API setup of scenario-owned state. Everything created here is tracked for cleanup.
+"""Scenario-owned agents: the three setup agents, draft changes, and what "the agent" refers to.
 
-Setup never touches seeded fixtures: it creates its own agents, datasets and files, named with
-the run-unique E2E prefix.
+"The agent" in later steps is the last agent created (by setup or through the roster); a label
+("the agent "helper"") names one of several. Every agent created here is tracked for cleanup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from support.api.console import ConsoleApiError
-from support.api.models import AgentConfig, AgentDetail, AgentModelRef, Dataset, Document, Model
-from support.cleanup import ResourceGone, ResourceKind
+from support.api.models import AgentConfig, AgentDetail, AgentModelRef, AgentTool, Model
+from support.api_setup.tracking import gone_on_404
+from support.cleanup import ResourceKind
 from support.polling import poll_until
 from support.world import World
 
@@ -18,18 +19,10 @@ BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."
 RUNNABLE_INSTRUCTIONS = "You are the E2E runnable agent. Answer briefly and use tools when asked."
 RUNNABLE_OPENING_STATEMENT = "Hello from the E2E runnable agent."
 RUNNABLE_QUESTIONS = ["What can you do?", "Reply with exactly: E2E-SUGGESTED-OK"]
-
-
-def gone_on_404(action: Callable[[], None]) -> Callable[[], None]:
-    def remove() -> None:
-        try:
-            action()
-        except ConsoleApiError as error:
-            if error.status == 404:
-                raise ResourceGone from error
-            raise
-
-    return remove
+DECISION_INSTRUCTIONS = (
+    "You are the E2E decision agent. Plan the steps a task needs, use the enabled tools, "
+    "then answer with the result."
+)
 
 
 def track_agent(world: World, agent: AgentDetail, label: str) -> AgentDetail:
@@ -68,6 +61,17 @@ def create_runnable_agent(world: World, model: Model, label: str = "agent") -> A
     return remember_agent(world, world.console.save_draft(agent.id, config), label)
 
 
+def create_decision_agent(world: World, model: Model) -> AgentDetail:
+    """An agent on the decision model with tools to plan with: only for autonomous planning."""
+    agent = track_agent(world, world.console.create_agent(world.name("decision agent")), "agent")
+    config = AgentConfig(
+        instructions=DECISION_INSTRUCTIONS,
+        model=AgentModelRef(provider_id=model.provider_id, name=model.name),
+        tools=[AgentTool(name="json_replace"), AgentTool(name="sandbox_shell")],
+    )
+    return remember_agent(world, world.console.save_draft(agent.id, config), "agent")
+
+
 def current_agent(world: World) -> AgentDetail:
     agent = world.agent_builder.configure.agent
     if agent is None:
@@ -84,32 +88,33 @@ def agent_by_label(world: World, label: str) -> AgentDetail:
         raise AssertionError(f"No agent labelled {label!r} was created in this scenario.") from None
 
 
-def track_dataset(world: World, dataset: Dataset) -> Dataset:
-    world.track(
-        ResourceKind.DATASET,
-        dataset.id,
-        gone_on_404(lambda: world.console.delete_dataset(dataset.id)),
-        dataset.name,
-    )
-    world.agent_builder.knowledge.dataset = dataset
-    return dataset
+def change_draft(world: World, **changes: Any) -> AgentDetail:
+    """Save the agent's current draft with `changes` (AgentConfig fields), as another client would."""
+    return _save_changed(world, world.console.get_agent(current_agent(world).id), **changes)
 
 
-def create_dataset(world: World, label: str = "dataset") -> Dataset:
-    return track_dataset(world, world.console.create_dataset(world.name(label)))
+def enable_tool(world: World, tool: str) -> AgentDetail:
+    agent = world.console.get_agent(current_agent(world).id)
+    others = [t for t in agent.draft.config.tools if t.name != tool]
+    return _save_changed(world, agent, tools=[*others, AgentTool(name=tool, enabled=True)])
 
 
-def wait_until_indexed(world: World, document: Document, timeout_s: float = 30.0) -> Document:
-    document = poll_until(
-        lambda: world.console.get_document(document.dataset_id, document.id),
-        lambda current: current.indexing_status in ("completed", "error"),
-        timeout_s=timeout_s,
-        interval_s=0.1,
-        failure=lambda current: f"{current.name} still {current.indexing_status} after {timeout_s:.0f}s",
-    )
-    if document.indexing_status == "error":
-        raise AssertionError(f"Indexing {document.name} failed: {document.error}")
-    return document
+def attach_datasets(world: World, dataset_ids: list[str]) -> AgentDetail:
+    """The agent's draft retrieving from exactly these datasets."""
+    agent = world.console.get_agent(current_agent(world).id)
+    knowledge = agent.draft.config.knowledge.model_copy(update={"dataset_ids": dataset_ids})
+    return _save_changed(world, agent, knowledge=knowledge)
+
+
+def _save_changed(world: World, agent: AgentDetail, **changes: Any) -> AgentDetail:
+    saved = world.console.save_draft(agent.id, agent.draft.config.model_copy(update=changes))
+    return remember_agent(world, saved, "agent")
+
+
+def publish_agent(world: World) -> AgentDetail:
+    agent = current_agent(world)
+    world.console.publish_agent(agent.id)
+    return remember_agent(world, world.console.get_agent(agent.id), "agent")
 
 
 def wait_for_draft(
@@ -123,25 +128,3 @@ def wait_for_draft(
         interval_s=0.1,
         failure=lambda agent: f"The draft never got {what}; it has {agent.draft.config!r}",
     )
-
-
-def track_provider_by_name(world: World, name: str) -> None:
-    """Remove the provider called `name` after the scenario, if the scenario managed to create one."""
-
-    def remove() -> None:
-        for provider in world.console.list_providers().data:
-            if provider.name == name:
-                world.console.delete_provider(provider.id)
-
-    world.register_cleanup(remove, f"model provider {name}")
-
-
-def track_tool_credential_by_name(world: World, name: str) -> None:
-    def remove() -> None:
-        matches = [c for c in world.console.list_tool_credentials().data if c.name == name]
-        if not matches:
-            raise ResourceGone
-        for credential in matches:
-            world.console.delete_tool_credential(credential.id)
-
-    world.track(ResourceKind.TOOL_CREDENTIAL, name, remove, name)

@@ -1,0 +1,11 @@
+"""API setup of scenario-owned state, one module per resource, and the reads that follow it.
+
+A `Given ... via API` step calls one function here. It creates the scenario's own resources
+(named with the run-unique E2E prefix), registers their cleanup in the World's typed queues, and
+remembers what later steps call "the agent", "the dataset" or "that key". The same modules read
+that state back through the console API when a step needs it (the agent's access URLs, its
+draft once a save landed).
+
+Belongs here: console API calls on scenario-owned state. Does not belong here: seeded fixtures
+(read-only, `support/fixtures/`), the browser (`support/ui/`), assertions a scenario makes.
+"""
