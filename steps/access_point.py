@@ -1,4 +1,5 @@
-"""The access point: web app, service API and API keys of an agent."""
+"""The access point page (the web app and service API cards, their switches, the API reference
+link) and the same access switches set through the API."""
 
 import re
 
@@ -6,7 +7,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import Locator, Page, expect
 
-from support.api_setup.access import create_api_key, published_access, service_api_client, track_shown_api_key
+from support.api_setup.access import published_access
 from support.api_setup.agents import current_agent
 from support.ui.console_pages import AccessPage
 from support.world import World
@@ -58,30 +59,10 @@ def step_web_app_disabled_via_api(context: Context) -> None:
     world.console.set_access(current_agent(world).id, web_app_enabled=False)
 
 
-@given("an API key has been created via API")
-def step_api_key_via_api(context: Context) -> None:
-    create_api_key(context.world)
-
-
 @when("I open the web app from the access point")
 def step_open_web_app(context: Context) -> None:
     world: World = context.world
     _follow_into_new_tab(world, _access(world).card("Web app").get_by_role("link", name="Open web app"))
-
-
-@then("the web app shows the agent's name, opening statement and suggested questions")
-def step_web_app_shows_agent(context: Context) -> None:
-    world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
-    assert agent.published is not None
-    page = world.page
-    expect(page).to_have_url(published_access(world).web_app_url or "")
-    expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
-    expect(page.get_by_role("log", name="Conversation")).to_contain_text(
-        agent.published.config.opening_statement
-    )
-    for question in agent.published.config.suggested_questions:
-        expect(page.get_by_role("button", name=question.root, exact=True)).to_be_visible()
 
 
 @when("I copy the web app URL")
@@ -174,95 +155,11 @@ def step_web_app_available(context: Context) -> None:
     expect(page.get_by_label("Message", exact=True)).to_be_enabled()
 
 
-@when("I create an API key")
-def step_create_api_key(context: Context) -> None:
-    world: World = context.world
-    _access(world).card("API keys").get_by_role("button", name="Create API key").click()
-    dialog = world.page.get_by_role("dialog", name="API key created")
-    secret_field = dialog.get_by_label("New API key", exact=True)
-    expect(secret_field).to_have_value(re.compile(r"^app-"))
-    track_shown_api_key(world, secret_field.input_value())
-
-
-@then("the new API key is shown once with a warning to copy it")
-def step_key_shown_once(context: Context) -> None:
-    world: World = context.world
-    dialog = world.page.get_by_role("dialog", name="API key created")
-    expect(dialog).to_contain_text("Copy this key now. You won't be able to see it again.")
-
-
-@when("I close the API key dialog")
-def step_close_key_dialog(context: Context) -> None:
-    world: World = context.world
-    dialog = world.page.get_by_role("dialog", name="API key created")
-    dialog.get_by_role("button", name="Done").click()
-    expect(dialog).to_be_hidden()
-
-
-def _key_rows(world: World) -> Locator:
-    return (
-        _access(world)
-        .card("API keys")
-        .get_by_role("row")
-        .filter(has=world.page.get_by_role("button", name=re.compile("^Revoke ")))
-    )
-
-
-@then("the API key list shows the key only masked")
-def step_key_masked(context: Context) -> None:
-    world: World = context.world
-    secret = world.agent_builder.access_point.shown_api_key_secret or ""
-    rows = _key_rows(world)
-    expect(rows).to_have_count(1)
-    expect(rows.first).to_contain_text(secret[:8])
-    expect(world.page.locator("body")).not_to_contain_text(secret)
-    assert secret not in world.page.content(), "the full API key is still in the page"
-
-
-@when("I revoke the API key")
-def step_revoke_key(context: Context) -> None:
-    world: World = context.world
-    _key_rows(world).first.get_by_role("button", name=re.compile("^Revoke ")).click()
-    world.page.get_by_role("dialog", name="Revoke API key?").get_by_role("button", name="Revoke").click()
-
-
-@then("the API key list does not show the key")
-def step_key_gone(context: Context) -> None:
-    world: World = context.world
-    expect(_key_rows(world)).to_have_count(0)
-
-
-@then("the service API rejects that key with status {status:d}")
-def step_service_rejects(context: Context, status: int) -> None:
-    world: World = context.world
-    answered = service_api_client(world).info_status()
-    assert answered == status, f"/v1/info answered {answered}, expected {status}"
-
-
-@then("the service API info with that key names the agent")
-def step_service_info(context: Context) -> None:
-    world: World = context.world
-    info = service_api_client(world).info()
-    assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
-
-
 @then("the access point shows the service API base URL")
 def step_shows_base_url(context: Context) -> None:
     world: World = context.world
     base_url = published_access(world).service_api_base_url or ""
     expect(_access(world).card("Service API")).to_contain_text(base_url)
-
-
-@then("the service API parameters with that key match the agent's opening statement and suggested questions")
-def step_service_parameters(context: Context) -> None:
-    world: World = context.world
-    published = world.console.get_agent(current_agent(world).id).published
-    assert published is not None
-    parameters = service_api_client(world).parameters()
-    assert parameters.opening_statement == published.config.opening_statement, parameters
-    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], (
-        parameters
-    )
 
 
 @when("I open the API reference")
@@ -276,3 +173,15 @@ def step_see_api_reference(context: Context) -> None:
     world: World = context.world
     expect(world.page.get_by_role("heading", level=1)).to_contain_text("API")
     expect(world.page.locator("body")).to_contain_text("/v1/chat-messages")
+
+
+@given("the agent's service API has been disabled via API")
+def step_service_disabled(context: Context) -> None:
+    world: World = context.world
+    world.console.set_access(current_agent(world).id, service_api_enabled=False)
+
+
+@when("the agent's service API is enabled again via API")
+def step_service_enabled(context: Context) -> None:
+    world: World = context.world
+    world.console.set_access(current_agent(world).id, service_api_enabled=True)

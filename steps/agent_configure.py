@@ -6,8 +6,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api.models import AgentDetail, Dataset, Model
-from support.api_setup.agents import BASIC_INSTRUCTIONS, attach_datasets, current_agent, wait_for_draft
+from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
 from support.ui.console_pages import ConfigurePage, PublishBar
 from support.world import World
 
@@ -196,12 +195,6 @@ def step_parameter_unchanged(context: Context, parameter: str, value: str) -> No
     assert float(saved) == float(value), f"the draft's {parameter} is {saved}"
 
 
-@then('the model picker shows "{option}"')
-def step_model_picker_shows(context: Context, option: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).model.locator("option:checked")).to_have_text(option)
-
-
 @given("the console will refuse the next draft save")
 def step_refuse_next_save(context: Context) -> None:
     """Simulate a dropped request in the browser: the product must say so and offer a retry."""
@@ -219,160 +212,3 @@ def step_retry_save(context: Context) -> None:
 def step_switch_tab(context: Context, tab: str) -> None:
     world: World = context.world
     ConfigurePage(world.page).tab(tab).click()
-
-
-def _stable_model(world: World) -> Model:
-    model = world.agent_builder.fixtures.stable_model
-    if model is None:
-        raise AssertionError("Resolve the stable model first: 'Given the stable chat model is available'.")
-    return model
-
-
-def _model_label(model: Model) -> str:
-    return f"{model.provider_name} / {model.name}"
-
-
-@then("the model picker offers the stable model")
-def step_picker_offers_stable(context: Context) -> None:
-    world: World = context.world
-    picker = ConfigurePage(world.page).model
-    expect(picker.get_by_role("option", name=_model_label(_stable_model(world)), exact=True)).to_have_count(1)
-
-
-@when("I select the stable model")
-def step_select_stable(context: Context) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).model.select_option(label=_model_label(_stable_model(world)))
-
-
-@then("the model picker shows the stable model")
-def step_picker_shows_stable(context: Context) -> None:
-    world: World = context.world
-    selected = ConfigurePage(world.page).model.locator("option:checked")
-    expect(selected).to_have_text(_model_label(_stable_model(world)))
-
-
-@then("the agent's draft uses the stable model")
-def step_draft_uses_stable(context: Context) -> None:
-    world: World = context.world
-    model = _stable_model(world)
-    chosen = world.console.get_agent(current_agent(world).id).draft.config.model
-    assert chosen is not None and (chosen.provider_id, chosen.name) == (model.provider_id, model.name), chosen
-
-
-def _ready_knowledge(world: World) -> Dataset:
-    dataset = world.agent_builder.fixtures.ready_knowledge
-    if dataset is None:
-        raise AssertionError("Resolve the dataset first: 'Given the ready knowledge dataset is available'.")
-    return dataset
-
-
-@given("the ready knowledge dataset has been attached via API")
-def step_attach_via_api(context: Context) -> None:
-    world: World = context.world
-    attach_datasets(world, [_ready_knowledge(world).id])
-
-
-@when("I attach the ready knowledge dataset")
-def step_attach_dataset(context: Context) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).attach_dataset(_ready_knowledge(world).name)
-
-
-@when("I detach the ready knowledge dataset")
-def step_detach_dataset(context: Context) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).detach_dataset(_ready_knowledge(world).name)
-
-
-@then("the ready knowledge dataset is attached")
-def step_dataset_attached(context: Context) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).attached_dataset(_ready_knowledge(world).name)).to_be_visible()
-
-
-@then("the agent's draft uses the ready knowledge dataset")
-def step_draft_uses_dataset(context: Context) -> None:
-    world: World = context.world
-    ids = [
-        item.root
-        for item in world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
-    ]
-    assert ids == [_ready_knowledge(world).id], f"the draft's datasets are {ids}"
-
-
-@then("the agent's draft uses no dataset")
-def step_draft_no_dataset(context: Context) -> None:
-    world: World = context.world
-    ids = world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
-    assert not ids, f"the draft still has datasets {ids}"
-
-
-def _fixture_agent(world: World) -> AgentDetail:
-    agents = world.agent_builder.fixtures.preseeded_agents
-    if len(agents) != 1:
-        raise AssertionError(f"Resolve exactly one fixture agent first; resolved: {sorted(agents)}")
-    (agent,) = agents.values()
-    return agent
-
-
-@when("I open the fixture agent's configure page")
-def step_open_fixture_agent(context: Context) -> None:
-    world: World = context.world
-    world.page.goto(world.url(f"/agents/{_fixture_agent(world).id}/configure"))
-
-
-@then("the configure page shows every setting of the fixture agent")
-def step_fixture_settings(context: Context) -> None:
-    world: World = context.world
-    agent = _fixture_agent(world)
-    config = agent.draft.config
-    page = ConfigurePage(world.page)
-    expect(page.instructions).to_have_value(config.instructions)
-    expect(page.opening_statement).to_have_value(config.opening_statement)
-    expect(page.field("Temperature")).to_have_value(_number(config.parameters.temperature))
-    expect(page.field("Max tokens")).to_have_value(str(config.parameters.max_tokens))
-    expect(page.suggested_questions).to_have_count(len(config.suggested_questions))
-    for index, question in enumerate(config.suggested_questions):
-        expect(page.suggested_question(index + 1)).to_have_value(question.root)
-    assert config.model is not None
-    expect(page.model.locator("option:checked")).to_contain_text(config.model.name)
-    for tool in config.tools:
-        expect(page.tool(_tool_label(world, tool.name))).to_be_checked(checked=tool.enabled)
-    expect(page.field("Top K")).to_have_value(str(config.knowledge.top_k))
-    if config.knowledge.score_threshold is not None:
-        expect(page.field("Score threshold")).to_have_value(_number(config.knowledge.score_threshold))
-    for dataset_id in config.knowledge.dataset_ids:
-        expect(page.attached_dataset(world.console.get_dataset(dataset_id.root).name)).to_be_visible()
-
-
-@then("the tools show the fixture agent's enabled and disabled states")
-def step_fixture_tools(context: Context) -> None:
-    world: World = context.world
-    tools = _fixture_agent(world).draft.config.tools
-    assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
-    for tool in tools:
-        expect(ConfigurePage(world.page).tool(_tool_label(world, tool.name))).to_be_checked(
-            checked=tool.enabled
-        )
-
-
-@then("the knowledge section lists both of the fixture agent's datasets")
-def step_fixture_datasets(context: Context) -> None:
-    world: World = context.world
-    dataset_ids = _fixture_agent(world).draft.config.knowledge.dataset_ids
-    assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"
-    for dataset_id in dataset_ids:
-        expect(
-            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id.root).name)
-        ).to_be_visible()
-
-
-def _tool_label(world: World, name: str) -> str:
-    """The console names each tool; the page shows that label."""
-    return {tool.name: tool.label for tool in world.console.list_tools().data}[name]
-
-
-def _number(value: float) -> str:
-    """How a number input shows a float: 0.2 -> "0.2", 1.0 -> "1"."""
-    return f"{value:g}"

@@ -1,8 +1,9 @@
-"""Chatting with a published agent through the service API (the public HTTP contract)."""
+"""The service API as an integrator calls it with "that key" (the public HTTP contract): info,
+parameters, refusals, and blocking or streaming chat."""
 
 import json
 
-from behave import given, then, when
+from behave import then, when
 from behave.runner import Context
 
 from support.api.service import ServiceApiError, ServiceStreamEvent
@@ -94,19 +95,33 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
     assert all(message.status == "completed" for message in messages), [m.status for m in messages]
 
 
-@given("the agent's service API has been disabled via API")
-def step_service_disabled(context: Context) -> None:
-    world: World = context.world
-    world.console.set_access(current_agent(world).id, service_api_enabled=False)
-
-
-@when("the agent's service API is enabled again via API")
-def step_service_enabled(context: Context) -> None:
-    world: World = context.world
-    world.console.set_access(current_agent(world).id, service_api_enabled=True)
-
-
 @then("the service API refuses with status {status:d}")
 def step_refuses(context: Context, status: int) -> None:
     refused = context.world.agent_builder.runtime.refused_status
     assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"
+
+
+@then("the service API rejects that key with status {status:d}")
+def step_service_rejects(context: Context, status: int) -> None:
+    world: World = context.world
+    answered = service_api_client(world).info_status()
+    assert answered == status, f"/v1/info answered {answered}, expected {status}"
+
+
+@then("the service API info with that key names the agent")
+def step_service_info(context: Context) -> None:
+    world: World = context.world
+    info = service_api_client(world).info()
+    assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
+
+
+@then("the service API parameters with that key match the agent's opening statement and suggested questions")
+def step_service_parameters(context: Context) -> None:
+    world: World = context.world
+    published = world.console.get_agent(current_agent(world).id).published
+    assert published is not None
+    parameters = service_api_client(world).parameters()
+    assert parameters.opening_statement == published.config.opening_statement, parameters
+    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], (
+        parameters
+    )

@@ -1,4 +1,4 @@
-"""Chatting with a published agent through its web app."""
+"""The published agent's web app: what it shows, and chatting through it."""
 
 import re
 
@@ -8,6 +8,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import ChatMessageList
+from support.api_setup.access import published_access
 from support.api_setup.agents import current_agent
 from support.goldens import check_aria
 from support.ui.web_app import WebAppPage
@@ -120,3 +121,18 @@ def step_recorded_retries(context: Context, count: int) -> None:
 def step_conversation_golden(context: Context, name: str) -> None:
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", _web_app(world).conversation)
+
+
+@then("the web app shows the agent's name, opening statement and suggested questions")
+def step_web_app_shows_agent(context: Context) -> None:
+    world: World = context.world
+    agent = world.console.get_agent(current_agent(world).id)
+    assert agent.published is not None
+    page = world.page
+    expect(page).to_have_url(published_access(world).web_app_url or "")
+    expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
+    expect(page.get_by_role("log", name="Conversation")).to_contain_text(
+        agent.published.config.opening_statement
+    )
+    for question in agent.published.config.suggested_questions:
+        expect(page.get_by_role("button", name=question.root, exact=True)).to_be_visible()

@@ -1,0 +1,55 @@
+"""The model picker on the configure page: offered models, the selected one, the draft's model."""
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api.models import Model
+from support.api_setup.agents import current_agent
+from support.ui.console_pages import ConfigurePage
+from support.world import World
+
+
+@then('the model picker shows "{option}"')
+def step_model_picker_shows(context: Context, option: str) -> None:
+    world: World = context.world
+    expect(ConfigurePage(world.page).model.locator("option:checked")).to_have_text(option)
+
+
+def _stable_model(world: World) -> Model:
+    model = world.agent_builder.fixtures.stable_model
+    if model is None:
+        raise AssertionError("Resolve the stable model first: 'Given the stable chat model is available'.")
+    return model
+
+
+def _model_label(model: Model) -> str:
+    return f"{model.provider_name} / {model.name}"
+
+
+@then("the model picker offers the stable model")
+def step_picker_offers_stable(context: Context) -> None:
+    world: World = context.world
+    picker = ConfigurePage(world.page).model
+    expect(picker.get_by_role("option", name=_model_label(_stable_model(world)), exact=True)).to_have_count(1)
+
+
+@when("I select the stable model")
+def step_select_stable(context: Context) -> None:
+    world: World = context.world
+    ConfigurePage(world.page).model.select_option(label=_model_label(_stable_model(world)))
+
+
+@then("the model picker shows the stable model")
+def step_picker_shows_stable(context: Context) -> None:
+    world: World = context.world
+    selected = ConfigurePage(world.page).model.locator("option:checked")
+    expect(selected).to_have_text(_model_label(_stable_model(world)))
+
+
+@then("the agent's draft uses the stable model")
+def step_draft_uses_stable(context: Context) -> None:
+    world: World = context.world
+    model = _stable_model(world)
+    chosen = world.console.get_agent(current_agent(world).id).draft.config.model
+    assert chosen is not None and (chosen.provider_id, chosen.name) == (model.provider_id, model.name), chosen

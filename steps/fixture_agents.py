@@ -1,0 +1,79 @@
+"""The seeded fixture agents on the configure page: every setting exactly as seeded."""
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api.models import AgentDetail
+from support.ui.console_pages import ConfigurePage
+from support.world import World
+
+
+def _fixture_agent(world: World) -> AgentDetail:
+    agents = world.agent_builder.fixtures.preseeded_agents
+    if len(agents) != 1:
+        raise AssertionError(f"Resolve exactly one fixture agent first; resolved: {sorted(agents)}")
+    (agent,) = agents.values()
+    return agent
+
+
+@when("I open the fixture agent's configure page")
+def step_open_fixture_agent(context: Context) -> None:
+    world: World = context.world
+    world.page.goto(world.url(f"/agents/{_fixture_agent(world).id}/configure"))
+
+
+@then("the configure page shows every setting of the fixture agent")
+def step_fixture_settings(context: Context) -> None:
+    world: World = context.world
+    agent = _fixture_agent(world)
+    config = agent.draft.config
+    page = ConfigurePage(world.page)
+    expect(page.instructions).to_have_value(config.instructions)
+    expect(page.opening_statement).to_have_value(config.opening_statement)
+    expect(page.field("Temperature")).to_have_value(_number(config.parameters.temperature))
+    expect(page.field("Max tokens")).to_have_value(str(config.parameters.max_tokens))
+    expect(page.suggested_questions).to_have_count(len(config.suggested_questions))
+    for index, question in enumerate(config.suggested_questions):
+        expect(page.suggested_question(index + 1)).to_have_value(question.root)
+    assert config.model is not None
+    expect(page.model.locator("option:checked")).to_contain_text(config.model.name)
+    for tool in config.tools:
+        expect(page.tool(_tool_label(world, tool.name))).to_be_checked(checked=tool.enabled)
+    expect(page.field("Top K")).to_have_value(str(config.knowledge.top_k))
+    if config.knowledge.score_threshold is not None:
+        expect(page.field("Score threshold")).to_have_value(_number(config.knowledge.score_threshold))
+    for dataset_id in config.knowledge.dataset_ids:
+        expect(page.attached_dataset(world.console.get_dataset(dataset_id.root).name)).to_be_visible()
+
+
+@then("the tools show the fixture agent's enabled and disabled states")
+def step_fixture_tools(context: Context) -> None:
+    world: World = context.world
+    tools = _fixture_agent(world).draft.config.tools
+    assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
+    for tool in tools:
+        expect(ConfigurePage(world.page).tool(_tool_label(world, tool.name))).to_be_checked(
+            checked=tool.enabled
+        )
+
+
+@then("the knowledge section lists both of the fixture agent's datasets")
+def step_fixture_datasets(context: Context) -> None:
+    world: World = context.world
+    dataset_ids = _fixture_agent(world).draft.config.knowledge.dataset_ids
+    assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"
+    for dataset_id in dataset_ids:
+        expect(
+            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id.root).name)
+        ).to_be_visible()
+
+
+def _tool_label(world: World, name: str) -> str:
+    """The console names each tool; the page shows that label."""
+    return {tool.name: tool.label for tool in world.console.list_tools().data}[name]
+
+
+def _number(value: float) -> str:
+    """How a number input shows a float: 0.2 -> "0.2", 1.0 -> "1"."""
+    return f"{value:g}"
