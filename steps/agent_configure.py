@@ -1,4 +1,8 @@
-"""The configure page: draft fields, autosave and persistence."""
+"""The configure page: draft fields, tools, autosave, persistence, and the agent's tabs.
+
+The model picker, the knowledge section and the fixture agents have modules of their own
+(`agent_model`, `agent_knowledge`, `fixture_agents`).
+"""
 
 import re
 
@@ -7,8 +11,16 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
-from support.ui.console_pages import ConfigurePage, PublishBar
+from support.ui.agent_header import AgentHeader
+from support.ui.configure import ConfigurePage
+from support.ui.publish_bar import PublishBar
 from support.world import World
+
+_PARAMETERS = {"temperature": "temperature", "max tokens": "max_tokens"}
+
+
+def _configure(world: World) -> ConfigurePage:
+    return ConfigurePage(world.page)
 
 
 def _quoted(text: str) -> list[str]:
@@ -18,53 +30,63 @@ def _quoted(text: str) -> list[str]:
 @when("I open the agent's configure page")
 def step_open_configure(context: Context) -> None:
     world: World = context.world
-    world.page.goto(world.url(f"/agents/{current_agent(world).id}/configure"))
+    world.open(ConfigurePage.path(current_agent(world).id))
 
 
 @then("I see the agent's configure page")
 def step_see_configure(context: Context) -> None:
     world: World = context.world
     agent = current_agent(world)
-    expect(world.page).to_have_url(re.compile(rf"/agents/{agent.id}/configure$"))
-    expect(world.page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
+    expect(world.page).to_have_url(ConfigurePage.url(agent.id))
+    expect(AgentHeader(world.page).title(agent.name)).to_be_visible()
+
+
+@when('I switch to the "{tab}" tab')
+def step_switch_tab(context: Context, tab: str) -> None:
+    AgentHeader(context.world.page).tab(tab).click()
 
 
 @then("I see the configure sections:")
 def step_see_sections(context: Context) -> None:
-    world: World = context.world
+    configure = _configure(context.world)
     for row in context.table:
-        expect(ConfigurePage(world.page).section(row["section"])).to_be_visible()
+        expect(configure.section(row["section"])).to_be_visible()
 
 
 @then("the instructions field shows the agent's instructions")
 def step_instructions_default(context: Context) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).instructions).to_have_value(BASIC_INSTRUCTIONS)
+    expect(_configure(context.world).instructions).to_have_value(BASIC_INSTRUCTIONS)
 
 
 @when('I replace the instructions with "{text}"')
 def step_replace_instructions(context: Context, text: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).instructions.fill(text)
+    _configure(context.world).instructions.fill(text)
 
 
 @when("I clear the instructions")
 def step_clear_instructions(context: Context) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).instructions.fill("")
+    _configure(context.world).instructions.fill("")
 
 
 @then('the instructions field shows "{text}"')
 def step_instructions_show(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).instructions).to_have_value(text)
+    expect(_configure(context.world).instructions).to_have_value(text)
 
 
 @then("the configuration should be saved automatically")
 def step_saved_automatically(context: Context) -> None:
     """The one autosave assertion: the publish bar's visible saved state, nothing else."""
-    world: World = context.world
-    expect(PublishBar(world.page).save_state).to_have_text("Saved")
+    expect(PublishBar(context.world.page).save_state).to_have_text("Saved")
+
+
+@given("the console will refuse the next draft save")
+def step_refuse_next_save(context: Context) -> None:
+    _configure(context.world).drop_next_draft_save()
+
+
+@when("I retry the save")
+def step_retry_save(context: Context) -> None:
+    PublishBar(context.world.page).retry()
 
 
 @then('the agent\'s draft instructions are "{text}"')
@@ -87,40 +109,30 @@ def step_draft_instructions_become(context: Context, text: str) -> None:
 
 @when('I replace the opening statement with "{text}"')
 def step_replace_opening(context: Context, text: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).opening_statement.fill(text)
+    _configure(context.world).opening_statement.fill(text)
 
 
 @then('the opening statement field shows "{text}"')
 def step_opening_shows(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).opening_statement).to_have_value(text)
-
-
-def _add_question(page: ConfigurePage, text: str) -> None:
-    count = page.suggested_questions.count()
-    page.add_question.click()
-    page.suggested_question(count + 1).fill(text)
+    expect(_configure(context.world).opening_statement).to_have_value(text)
 
 
 @when('I add the suggested question "{text}"')
 def step_add_question(context: Context, text: str) -> None:
-    world: World = context.world
-    _add_question(ConfigurePage(world.page), text)
+    _configure(context.world).add_suggested_question(text)
 
 
 @when("I add the suggested questions {questions}")
 def step_add_questions(context: Context, questions: str) -> None:
-    world: World = context.world
+    configure = _configure(context.world)
     for text in _quoted(questions):
-        _add_question(ConfigurePage(world.page), text)
+        configure.add_suggested_question(text)
 
 
 @then("the suggested questions are {questions}")
 def step_questions_are(context: Context, questions: str) -> None:
-    world: World = context.world
     expected = _quoted(questions)
-    fields = ConfigurePage(world.page).suggested_questions
+    fields = _configure(context.world).suggested_questions
     expect(fields).to_have_count(len(expected))
     for index, text in enumerate(expected):
         expect(fields.nth(index)).to_have_value(text)
@@ -128,9 +140,9 @@ def step_questions_are(context: Context, questions: str) -> None:
 
 @then("I cannot add another suggested question")
 def step_cannot_add_question(context: Context) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).add_question).to_be_disabled()
-    expect(world.page.get_by_text("At most 5 questions")).to_be_visible()
+    configure = _configure(context.world)
+    expect(configure.add_question).to_be_disabled()
+    expect(configure.question_limit_note).to_be_visible()
 
 
 @then("the agent's draft has {count:d} suggested questions")
@@ -142,49 +154,39 @@ def step_draft_question_count(context: Context, count: int) -> None:
 
 @when('I enable the tool "{label}"')
 def step_enable_tool(context: Context, label: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).tool(label).check()
+    _configure(context.world).tool(label).check()
 
 
 @when('I disable the tool "{label}"')
 def step_disable_tool(context: Context, label: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).tool(label).uncheck()
+    _configure(context.world).tool(label).uncheck()
 
 
 @then('the tool "{label}" is enabled')
 def step_tool_enabled(context: Context, label: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).tool(label)).to_be_checked()
+    expect(_configure(context.world).tool(label)).to_be_checked()
 
 
 @then('the tool "{label}" is disabled')
 def step_tool_disabled(context: Context, label: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).tool(label)).not_to_be_checked()
+    expect(_configure(context.world).tool(label)).not_to_be_checked()
 
 
 @when('I set the "{label}" field to "{value}"')
 def step_set_field(context: Context, label: str, value: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).field(label).fill(value)
+    _configure(context.world).field(label).fill(value)
 
 
 @then('the "{label}" field shows the error "{error}"')
 def step_field_error(context: Context, label: str, error: str) -> None:
-    world: World = context.world
-    field = ConfigurePage(world.page).field(label)
+    field = _configure(context.world).field(label)
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(re.compile(re.escape(error)))
 
 
 @then('the "{label}" field shows "{value}"')
 def step_field_shows(context: Context, label: str, value: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).field(label)).to_have_value(value)
-
-
-_PARAMETERS = {"temperature": "temperature", "max tokens": "max_tokens"}
+    expect(_configure(context.world).field(label)).to_have_value(value)
 
 
 @then("the agent's draft {parameter} is still {value}")
@@ -193,22 +195,3 @@ def step_parameter_unchanged(context: Context, parameter: str, value: str) -> No
     parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
     saved = getattr(parameters, _PARAMETERS[parameter])
     assert float(saved) == float(value), f"the draft's {parameter} is {saved}"
-
-
-@given("the console will refuse the next draft save")
-def step_refuse_next_save(context: Context) -> None:
-    """Simulate a dropped request in the browser: the product must say so and offer a retry."""
-    world: World = context.world
-    world.page.route("**/console/api/agents/*/draft", lambda route: route.abort("connectionrefused"), times=1)
-
-
-@when("I retry the save")
-def step_retry_save(context: Context) -> None:
-    world: World = context.world
-    PublishBar(world.page).retry()
-
-
-@when('I switch to the "{tab}" tab')
-def step_switch_tab(context: Context, tab: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).tab(tab).click()

@@ -1,4 +1,4 @@
-"""Agent files on the configure page."""
+"""Agent files on the configure page, and uploading one through the API."""
 
 import re
 
@@ -7,17 +7,18 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.files import upload_agent_file
-from support.ui.console_pages import ConfigurePage
+from support.ui.agent_files import AgentFilesSection
 from support.world import World
 
 _MIME = {".txt": "text/plain", ".md": "text/markdown", ".exe": "application/octet-stream"}
 
 
+def _files(world: World) -> AgentFilesSection:
+    return AgentFilesSection(world.page)
+
+
 def _upload(world: World, name: str, content: bytes) -> None:
-    mime = _MIME.get(name[name.rfind(".") :], "application/octet-stream")
-    ConfigurePage(world.page).upload_file.set_input_files(
-        files=[{"name": name, "mimeType": mime, "buffer": content}]
-    )
+    _files(world).upload(name, _MIME.get(name[name.rfind(".") :], "application/octet-stream"), content)
 
 
 @when('I upload the agent file "{name}" containing "{text}"')
@@ -37,24 +38,19 @@ def step_file_via_api(context: Context, name: str) -> None:
 
 @then('the agent files list "{name}"')
 def step_files_list(context: Context, name: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).files_section.get_by_text(name, exact=True)).to_be_visible()
+    expect(_files(context.world).file(name)).to_be_visible()
 
 
 @then('the agent files do not list "{name}"')
 def step_files_lack(context: Context, name: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).files_section.get_by_text(name, exact=True)).to_have_count(0)
+    expect(_files(context.world).file(name)).to_have_count(0)
 
 
 @then('I see the file error "{text}"')
 def step_file_error(context: Context, text: str) -> None:
-    world: World = context.world
-    alert = ConfigurePage(world.page).files_section.get_by_role("alert")
-    expect(alert).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+    expect(_files(context.world).error).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @when('I delete the agent file "{name}"')
 def step_delete_file(context: Context, name: str) -> None:
-    world: World = context.world
-    ConfigurePage(world.page).files_section.get_by_role("button", name=f"Delete {name}").click()
+    _files(context.world).delete(name)

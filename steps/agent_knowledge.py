@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from support.api.models import Dataset
 from support.api_setup.agents import attach_datasets, current_agent
-from support.ui.console_pages import ConfigurePage
+from support.ui.configure import ConfigurePage
 from support.world import World
 
 

@@ -6,14 +6,13 @@ from playwright.sync_api import expect
 
 from support.api.models import Model
 from support.api_setup.agents import current_agent
-from support.ui.console_pages import ConfigurePage
+from support.ui.configure import ConfigurePage
 from support.world import World
 
 
 @then('the model picker shows "{option}"')
 def step_model_picker_shows(context: Context, option: str) -> None:
-    world: World = context.world
-    expect(ConfigurePage(world.page).model.locator("option:checked")).to_have_text(option)
+    expect(ConfigurePage(context.world.page).selected_model).to_have_text(option)
 
 
 def _stable_model(world: World) -> Model:
@@ -30,8 +29,8 @@ def _model_label(model: Model) -> str:
 @then("the model picker offers the stable model")
 def step_picker_offers_stable(context: Context) -> None:
     world: World = context.world
-    picker = ConfigurePage(world.page).model
-    expect(picker.get_by_role("option", name=_model_label(_stable_model(world)), exact=True)).to_have_count(1)
+    offered = ConfigurePage(world.page).model_option(_model_label(_stable_model(world)))
+    expect(offered).to_have_count(1)
 
 
 @when("I select the stable model")
@@ -43,8 +42,7 @@ def step_select_stable(context: Context) -> None:
 @then("the model picker shows the stable model")
 def step_picker_shows_stable(context: Context) -> None:
     world: World = context.world
-    selected = ConfigurePage(world.page).model.locator("option:checked")
-    expect(selected).to_have_text(_model_label(_stable_model(world)))
+    expect(ConfigurePage(world.page).selected_model).to_have_text(_model_label(_stable_model(world)))
 
 
 @then("the agent's draft uses the stable model")

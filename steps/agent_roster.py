@@ -1,116 +1,111 @@
 """The agent roster: list, search, create, delete."""
 
-import re
-
 from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.console import ConsoleApiError
 from support.api_setup.agents import agent_by_label, current_agent, track_agent
-from support.ui.console_pages import RosterPage
+from support.ui.configure import ConfigurePage
+from support.ui.roster import RosterPage
 from support.world import World
 
 
-def _open_roster(world: World) -> None:
-    world.page.goto(world.url("/agents"))
+def _roster(world: World) -> RosterPage:
+    return RosterPage(world.page)
 
 
 @when("I open the agent roster")
 def step_open_roster(context: Context) -> None:
-    _open_roster(context.world)
+    context.world.open(RosterPage.PATH)
 
 
 @when("I immediately open the agent roster")
 def step_open_roster_immediately(context: Context) -> None:
     # Same navigation, named for intent: no wait for the publish bar to say "Saved" first.
-    _open_roster(context.world)
+    context.world.open(RosterPage.PATH)
 
 
 @then("I see the agent roster")
 def step_see_roster(context: Context) -> None:
     world: World = context.world
-    expect(world.page).to_have_url(re.compile(r"/agents$"))
-    expect(RosterPage(world.page).heading).to_be_visible()
+    expect(world.page).to_have_url(RosterPage.URL)
+    expect(_roster(world).heading).to_be_visible()
 
 
 @when('I create an agent named "{label}" from the roster')
 def step_create_from_roster(context: Context, label: str) -> None:
     world: World = context.world
-    name = world.name(label)
-    RosterPage(world.page).create(name)
-    expect(world.page).to_have_url(re.compile(r"/agents/[^/]+/configure$"))
-    agent_id = world.page.url.rstrip("/").split("/")[-2]
-    track_agent(world, world.console.get_agent(agent_id), label)
+    _roster(world).create(world.name(label))
+    expect(world.page).to_have_url(ConfigurePage.url())
+    track_agent(world, world.console.get_agent(ConfigurePage(world.page).agent_id()), label)
 
 
 @when('I search the roster for the agent "{label}"')
 def step_search_for_agent(context: Context, label: str) -> None:
     world: World = context.world
-    RosterPage(world.page).search(agent_by_label(world, label).name)
+    _roster(world).search(agent_by_label(world, label).name)
 
 
 @when('I search the roster for "{text}"')
 def step_search_for_text(context: Context, text: str) -> None:
     world: World = context.world
-    RosterPage(world.page).search(text)
+    _roster(world).search(text)
 
 
 @then("the agent roster lists the agent")
 def step_roster_lists_agent(context: Context) -> None:
     world: World = context.world
-    expect(RosterPage(world.page).link(current_agent(world).name)).to_be_visible()
+    expect(_roster(world).link(current_agent(world).name)).to_be_visible()
 
 
 @then('the agent roster lists the agent "{label}"')
 def step_roster_lists_labelled(context: Context, label: str) -> None:
     world: World = context.world
-    expect(RosterPage(world.page).link(agent_by_label(world, label).name)).to_be_visible()
+    expect(_roster(world).link(agent_by_label(world, label).name)).to_be_visible()
 
 
 @then("the agent roster does not list the agent")
 def step_roster_lacks_agent(context: Context) -> None:
     world: World = context.world
-    expect(RosterPage(world.page).link(current_agent(world).name)).to_have_count(0)
+    expect(_roster(world).link(current_agent(world).name)).to_have_count(0)
 
 
 @then('the agent roster does not list the agent "{label}"')
 def step_roster_lacks_labelled(context: Context, label: str) -> None:
     world: World = context.world
-    expect(RosterPage(world.page).link(agent_by_label(world, label).name)).to_have_count(0)
+    expect(_roster(world).link(agent_by_label(world, label).name)).to_have_count(0)
 
 
 @then('the agent roster says "{text}"')
 def step_roster_says(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(world.page.get_by_text(text, exact=True)).to_be_visible()
+    expect(_roster(context.world).says(text)).to_be_visible()
 
 
 @then('the agent roster shows the agent as "{badge}"')
 def step_roster_badge(context: Context, badge: str) -> None:
     world: World = context.world
-    expect(RosterPage(world.page).row(current_agent(world).name)).to_contain_text(badge)
+    expect(_roster(world).row(current_agent(world).name)).to_contain_text(badge)
 
 
 @when("I open the agent from the roster")
 def step_open_from_roster(context: Context) -> None:
     world: World = context.world
-    RosterPage(world.page).link(current_agent(world).name).click()
+    _roster(world).link(current_agent(world).name).click()
 
 
 @when("I delete the agent from the roster")
 def step_delete_from_roster(context: Context) -> None:
     world: World = context.world
-    dialog = RosterPage(world.page).start_delete(current_agent(world).name)
-    dialog.get_by_role("button", name="Delete").click()
+    _roster(world).start_delete(current_agent(world).name).confirm()
 
 
 @when("I start deleting the agent from the roster but cancel")
 def step_cancel_delete(context: Context) -> None:
     world: World = context.world
-    dialog = RosterPage(world.page).start_delete(current_agent(world).name)
-    dialog.get_by_role("button", name="Cancel").click()
-    expect(dialog).to_be_hidden()
+    dialog = _roster(world).start_delete(current_agent(world).name)
+    dialog.cancel()
+    expect(dialog.root).to_be_hidden()
 
 
 @then("the agent no longer exists in the console")

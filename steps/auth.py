@@ -1,12 +1,12 @@
 """Sign in and sign out."""
 
-import re
-
 from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.ui.console_pages import NavBar, RosterPage, SignInPage
+from support.ui.nav_bar import NavBar
+from support.ui.roster import RosterPage
+from support.ui.sign_in import SignInPage
 from support.world import World
 
 
@@ -17,8 +17,8 @@ def step_signed_out(context: Context) -> None:
 
 
 def _sign_in(world: World, email: str, password: str) -> None:
-    if "/login" not in world.page.url:
-        world.page.goto(world.url("/login"))
+    if SignInPage.PATH not in world.page.url:
+        world.open(SignInPage.PATH)
     SignInPage(world.page).sign_in(email, password)
 
 
@@ -55,8 +55,8 @@ def step_sign_in_error(context: Context, message: str) -> None:
 @then("opening the agent roster sends me to the sign-in page")
 def step_roster_needs_sign_in(context: Context) -> None:
     world: World = context.world
-    world.page.goto(world.url("/agents"))
-    expect(world.page).to_have_url(re.compile(r"/login\?next="))
+    world.open(RosterPage.PATH)
+    expect(world.page).to_have_url(SignInPage.REDIRECT_URL)
     expect(SignInPage(world.page).heading).to_be_visible()
     expect(RosterPage(world.page).heading).to_have_count(0)
 

@@ -5,7 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import AgentDetail
-from support.ui.console_pages import ConfigurePage
+from support.ui.configure import ConfigurePage
 from support.world import World
 
 
@@ -20,7 +20,7 @@ def _fixture_agent(world: World) -> AgentDetail:
 @when("I open the fixture agent's configure page")
 def step_open_fixture_agent(context: Context) -> None:
     world: World = context.world
-    world.page.goto(world.url(f"/agents/{_fixture_agent(world).id}/configure"))
+    world.open(ConfigurePage.path(_fixture_agent(world).id))
 
 
 @then("the configure page shows every setting of the fixture agent")
@@ -31,18 +31,20 @@ def step_fixture_settings(context: Context) -> None:
     page = ConfigurePage(world.page)
     expect(page.instructions).to_have_value(config.instructions)
     expect(page.opening_statement).to_have_value(config.opening_statement)
-    expect(page.field("Temperature")).to_have_value(_number(config.parameters.temperature))
+    expect(page.field("Temperature")).to_have_value(_number_input_text(config.parameters.temperature))
     expect(page.field("Max tokens")).to_have_value(str(config.parameters.max_tokens))
     expect(page.suggested_questions).to_have_count(len(config.suggested_questions))
     for index, question in enumerate(config.suggested_questions):
         expect(page.suggested_question(index + 1)).to_have_value(question.root)
     assert config.model is not None
-    expect(page.model.locator("option:checked")).to_contain_text(config.model.name)
+    expect(page.selected_model).to_contain_text(config.model.name)
     for tool in config.tools:
         expect(page.tool(_tool_label(world, tool.name))).to_be_checked(checked=tool.enabled)
     expect(page.field("Top K")).to_have_value(str(config.knowledge.top_k))
     if config.knowledge.score_threshold is not None:
-        expect(page.field("Score threshold")).to_have_value(_number(config.knowledge.score_threshold))
+        expect(page.field("Score threshold")).to_have_value(
+            _number_input_text(config.knowledge.score_threshold)
+        )
     for dataset_id in config.knowledge.dataset_ids:
         expect(page.attached_dataset(world.console.get_dataset(dataset_id.root).name)).to_be_visible()
 
@@ -74,6 +76,6 @@ def _tool_label(world: World, name: str) -> str:
     return {tool.name: tool.label for tool in world.console.list_tools().data}[name]
 
 
-def _number(value: float) -> str:
+def _number_input_text(value: float) -> str:
     """How a number input shows a float: 0.2 -> "0.2", 1.0 -> "1"."""
     return f"{value:g}"

@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 from support.api.models import Dataset
 from support.api_setup.knowledge import create_dataset, create_indexed_dataset, track_dataset
 from support.seeded.specs import dataset_specs
-from support.ui.console_pages import DatasetPage, KnowledgePage
+from support.ui.dataset import DatasetPage
+from support.ui.knowledge import KnowledgePage
 from support.world import World
 
 # Indexing runs in the background; allow it longer than an ordinary UI assertion.
@@ -25,8 +26,7 @@ def _dataset(world: World) -> Dataset:
 
 @when("I open the knowledge page")
 def step_open_knowledge(context: Context) -> None:
-    world: World = context.world
-    world.page.goto(world.url("/knowledge"))
+    context.world.open(KnowledgePage.PATH)
 
 
 @when('I create a dataset named "{label}"')
@@ -34,8 +34,8 @@ def step_create_dataset_ui(context: Context, label: str) -> None:
     world: World = context.world
     name = world.name(label)
     KnowledgePage(world.page).create_dataset(name)
-    expect(world.page).to_have_url(re.compile(r"/knowledge/[^/]+$"))
-    dataset_id = world.page.url.rstrip("/").split("/")[-1]
+    expect(world.page).to_have_url(DatasetPage.url())
+    dataset_id = DatasetPage(world.page).dataset_id()
     (match,) = [d for d in world.console.list_datasets(name).data if d.id == dataset_id]
     track_dataset(world, match)
 
@@ -44,8 +44,8 @@ def step_create_dataset_ui(context: Context, label: str) -> None:
 def step_see_dataset(context: Context) -> None:
     world: World = context.world
     dataset = _dataset(world)
-    expect(world.page).to_have_url(re.compile(rf"/knowledge/{dataset.id}$"))
-    expect(world.page.get_by_role("heading", name=dataset.name, exact=True)).to_be_visible()
+    expect(world.page).to_have_url(DatasetPage.url(dataset.id))
+    expect(DatasetPage(world.page).title(dataset.name)).to_be_visible()
 
 
 @then("the knowledge page lists the dataset")
@@ -67,23 +67,17 @@ def step_indexed_dataset(context: Context, name: str, text: str) -> None:
 @when("I open the dataset's page")
 def step_open_dataset(context: Context) -> None:
     world: World = context.world
-    world.page.goto(world.url(f"/knowledge/{_dataset(world).id}"))
-
-
-def _upload(world: World, name: str, text: str) -> None:
-    DatasetPage(world.page).upload.set_input_files(
-        files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}]
-    )
+    world.open(DatasetPage.path(_dataset(world).id))
 
 
 @when('I upload the document "{name}" containing:')
 def step_upload_document_text(context: Context, name: str) -> None:
-    _upload(context.world, name, context.text)
+    DatasetPage(context.world.page).upload(name, context.text)
 
 
 @when('I upload the document "{name}" containing "{text}"')
 def step_upload_document(context: Context, name: str, text: str) -> None:
-    _upload(context.world, name, text)
+    DatasetPage(context.world.page).upload(name, text)
 
 
 @then('the document "{name}" reaches the status "{status}"')
@@ -94,32 +88,31 @@ def step_document_status(context: Context, name: str, status: str) -> None:
 
 @then('I see the document error "{text}"')
 def step_document_error(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(world.page.get_by_role("alert")).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+    error = DatasetPage(context.world.page).error
+    expect(error).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @when('I test retrieval with the query "{query}"')
 def step_test_retrieval(context: Context, query: str) -> None:
-    world: World = context.world
-    DatasetPage(world.page).test_retrieval(query)
+    DatasetPage(context.world.page).test_retrieval(query)
 
 
 @then('the retrieval results include "{text}"')
 def step_results_include(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(DatasetPage(world.page).retrieval_results.filter(has_text=text)).to_have_count(1)
+    expect(DatasetPage(context.world.page).retrieval_result(text)).to_have_count(1)
 
 
 @then('the retrieval test shows "{text}"')
 def step_retrieval_shows(context: Context, text: str) -> None:
-    world: World = context.world
-    expect(DatasetPage(world.page).retrieval.get_by_text(text, exact=True)).to_be_visible()
+    expect(DatasetPage(context.world.page).retrieval_message(text)).to_be_visible()
 
 
 @when('I disable segment {number:d} of the document "{name}"')
 def step_disable_segment(context: Context, number: int, name: str) -> None:
-    world: World = context.world
-    DatasetPage(world.page).disable_segment(name, number)
+    DatasetPage(context.world.page).disable_segment(name, number)
+
+
+READY_KNOWLEDGE_TOKEN = "COBALT-42"
 
 
 def _ready_knowledge_token() -> str:
@@ -129,25 +122,20 @@ def _ready_knowledge_token() -> str:
     return READY_KNOWLEDGE_TOKEN
 
 
-READY_KNOWLEDGE_TOKEN = "COBALT-42"
-
-
 @when("I open the ready knowledge dataset's page")
 def step_open_ready_knowledge(context: Context) -> None:
     world: World = context.world
     dataset = world.agent_builder.fixtures.ready_knowledge
     assert dataset is not None, "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
-    world.page.goto(world.url(f"/knowledge/{dataset.id}"))
+    world.open(DatasetPage.path(dataset.id))
 
 
 @when("I test retrieval with the ready knowledge query")
 def step_ready_knowledge_query(context: Context) -> None:
-    world: World = context.world
-    DatasetPage(world.page).test_retrieval(_ready_knowledge_token())
+    DatasetPage(context.world.page).test_retrieval(_ready_knowledge_token())
 
 
 @then("the retrieval results include the ready knowledge token")
 def step_ready_knowledge_token_found(context: Context) -> None:
-    world: World = context.world
-    results = DatasetPage(world.page).retrieval_results.filter(has_text=_ready_knowledge_token())
+    results = DatasetPage(context.world.page).retrieval_result(_ready_knowledge_token())
     expect(results.first).to_be_visible()

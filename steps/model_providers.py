@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.model_providers import add_provider, track_provider_by_name
-from support.ui.console_pages import ProvidersPage
+from support.ui.model_providers import ModelProvidersPage
 from support.world import World
 
 
@@ -17,8 +17,7 @@ def _provider_name(world: World, label: str) -> str:
 
 @when("I open the model provider settings")
 def step_open_providers(context: Context) -> None:
-    world: World = context.world
-    world.page.goto(world.url("/settings/model-providers"))
+    context.world.open(ModelProvidersPage.PATH)
 
 
 @given('a model provider named "{label}" has been added via API')
@@ -33,30 +32,28 @@ def step_add_provider(context: Context, label: str, base_url: str, api_key: str)
     world: World = context.world
     name = _provider_name(world, label)
     track_provider_by_name(world, name)
-    ProvidersPage(world.page).add(name, base_url, api_key)
+    ModelProvidersPage(world.page).add(name, base_url, api_key)
 
 
 @then('the provider "{label}" shows the status "{status}"')
 def step_provider_status(context: Context, label: str, status: str) -> None:
     world: World = context.world
-    expect(ProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
+    expect(ModelProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
 
 
 @then('the provider "{label}" shows an error')
 def step_provider_error(context: Context, label: str) -> None:
     world: World = context.world
-    expect(ProvidersPage(world.page).card(_provider_name(world, label)).get_by_role("alert")).to_have_text(
-        re.compile(r"\S")
-    )
+    expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_have_text(re.compile(r"\S"))
 
 
 @then('I see the provider form error "{text}"')
 def step_provider_form_error(context: Context, text: str) -> None:
     world: World = context.world
-    expect(ProvidersPage(world.page).form).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+    expect(ModelProvidersPage(world.page).form).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @then('the provider list does not show "{label}"')
 def step_provider_absent(context: Context, label: str) -> None:
     world: World = context.world
-    expect(ProvidersPage(world.page).card(_provider_name(world, label))).to_have_count(0)
+    expect(ModelProvidersPage(world.page).card(_provider_name(world, label))).to_have_count(0)

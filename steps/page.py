@@ -4,6 +4,7 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.ui.browser_page import BrowserPage
 from support.world import World
 
 
@@ -15,6 +16,6 @@ def step_refresh(context: Context) -> None:
 
 @then('the page never shows the secret "{secret}"')
 def step_secret_not_shown(context: Context, secret: str) -> None:
-    world: World = context.world
-    expect(world.page.locator("body")).not_to_contain_text(secret)
-    assert secret not in world.page.content(), "the secret is in the page's HTML"
+    browser_page = BrowserPage(context.world.page)
+    expect(browser_page.text).not_to_contain_text(secret)
+    assert secret not in browser_page.html(), "the secret is in the page's HTML"

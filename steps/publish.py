@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, current_agent, publish_agent
-from support.ui.console_pages import PublishBar
+from support.ui.publish_bar import PublishBar
 from support.world import World
 
 
@@ -25,13 +25,11 @@ def step_publish(context: Context) -> None:
 
 @then("publishing is refused with the reasons:")
 def step_publish_refused(context: Context) -> None:
-    world: World = context.world
-    alert = PublishBar(world.page).publish_error
     reasons = [row["reason"] for row in context.table]
-    items = alert.get_by_role("listitem")
-    expect(items).to_have_count(len(reasons))
+    publish_bar = PublishBar(context.world.page)
+    expect(publish_bar.refusal_reasons).to_have_count(len(reasons))
     for reason in reasons:
-        expect(items.filter(has_text=reason)).to_have_count(1)
+        expect(publish_bar.refusal_reason(reason)).to_have_count(1)
 
 
 @then('publishing is refused with a reason mentioning "{text}"')

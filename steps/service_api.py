@@ -13,7 +13,7 @@ from support.goldens import check_text
 from support.world import World
 
 
-def _blocking(world: World, query: str, conversation_id: str | None) -> None:
+def _chat_blocking(world: World, query: str, conversation_id: str | None) -> None:
     state = world.agent_builder.runtime
     try:
         answer = service_api_client(world).chat_blocking(query, conversation_id)
@@ -25,14 +25,14 @@ def _blocking(world: World, query: str, conversation_id: str | None) -> None:
 
 @when('I send "{query}" to the service API in blocking mode')
 def step_send_blocking(context: Context, query: str) -> None:
-    _blocking(context.world, query, None)
+    _chat_blocking(context.world, query, None)
 
 
 @when('I send "{query}" to the service API in the same conversation')
 def step_send_same_conversation(context: Context, query: str) -> None:
     world: World = context.world
     assert world.agent_builder.runtime.conversation_id, "no service API conversation was started"
-    _blocking(world, query, world.agent_builder.runtime.conversation_id)
+    _chat_blocking(world, query, world.agent_builder.runtime.conversation_id)
 
 
 @when('I send "{query}" to the service API in streaming mode')
@@ -58,20 +58,20 @@ def step_streamed_answer(context: Context, text: str) -> None:
     )
 
 
-def _shape(value: object) -> object:
+def _payload_shape(value: object) -> object:
     """A payload's shape: keys and value types, not values (ids, usage numbers and text vary)."""
     if isinstance(value, dict):
-        return {key: _shape(item) for key, item in sorted(value.items())}
+        return {key: _payload_shape(item) for key, item in sorted(value.items())}
     if isinstance(value, list):
-        return [_shape(item) for item in value[:1]]
+        return [_payload_shape(item) for item in value[:1]]
     return type(value).__name__
 
 
-def _sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]:
+def _event_sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]:
     """Event names with payload shapes; consecutive repeats collapse, since chunking is the provider's."""
     sequence: list[dict[str, object]] = []
     for event in events:
-        entry = {"event": event.event, "data": _shape(event.data.model_dump(mode="json"))}
+        entry = {"event": event.event, "data": _payload_shape(event.data.model_dump(mode="json"))}
         if not sequence or sequence[-1] != entry:
             sequence.append(entry)
     return sequence
@@ -80,7 +80,7 @@ def _sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]:
 @then('the service API event sequence matches the golden "{name}"')
 def step_stream_golden(context: Context, name: str) -> None:
     world: World = context.world
-    actual = json.dumps(_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
+    actual = json.dumps(_event_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
     check_text(world.settings, f"{name}.json", actual)
 
 

@@ -5,14 +5,13 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.tool_credentials import track_tool_credential_by_name
-from support.ui.console_pages import ToolsPage
+from support.ui.tools import ToolsPage
 from support.world import World
 
 
 @when("I open the tool settings")
 def step_open_tools(context: Context) -> None:
-    world: World = context.world
-    world.page.goto(world.url("/settings/tools"))
+    context.world.open(ToolsPage.PATH)
 
 
 @then("the tool catalog lists:")

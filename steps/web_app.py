@@ -5,7 +5,7 @@ import re
 import httpx
 from behave import then, when
 from behave.runner import Context
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from support.api.models import ChatMessageList
 from support.api_setup.access import published_access
@@ -25,9 +25,7 @@ def _web_app(world: World) -> WebAppPage:
 @when("I open the agent's web app")
 def step_open_web_app(context: Context) -> None:
     world: World = context.world
-    url = world.console.get_agent(current_agent(world).id).access.web_app_url
-    assert url, "the agent has no web app URL: publish it first"
-    world.page.goto(url)
+    world.page.goto(published_access(world).web_app_url or "")
 
 
 @when('I send the message "{text}"')
@@ -46,25 +44,27 @@ def step_reload(context: Context) -> None:
     world.page.reload()
 
 
-@then('the agent replies "{text}"')
-def step_agent_replies(context: Context, text: str) -> None:
-    web_app = _web_app(context.world)
+def _finished_reply_text(world: World) -> Locator:
+    """The text of the last reply, once the agent has stopped writing it."""
+    web_app = _web_app(world)
     reply = web_app.last_reply
     expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
-    expect(web_app.reply_text(reply)).to_have_text(text)
+    return web_app.reply_text(reply)
+
+
+@then('the agent replies "{text}"')
+def step_agent_replies(context: Context, text: str) -> None:
+    expect(_finished_reply_text(context.world)).to_have_text(text)
 
 
 @then('the agent\'s reply mentions "{text}"')
 def step_reply_mentions(context: Context, text: str) -> None:
-    web_app = _web_app(context.world)
-    reply = web_app.last_reply
-    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
-    expect(web_app.reply_text(reply)).to_contain_text(text)
+    expect(_finished_reply_text(context.world)).to_contain_text(text)
 
 
 @then('the conversation shows the message "{text}"')
 def step_conversation_shows(context: Context, text: str) -> None:
-    expect(_web_app(context.world).user_messages.filter(has_text=text)).to_have_count(1)
+    expect(_web_app(context.world).user_message(text)).to_have_count(1)
 
 
 @when("I stop the reply")
@@ -74,8 +74,8 @@ def step_stop(context: Context) -> None:
 
 @then('the reply is marked "{status}"')
 def step_reply_marked(context: Context, status: str) -> None:
-    reply = _web_app(context.world).last_reply
-    expect(reply.get_by_text(status, exact=True)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    web_app = _web_app(context.world)
+    expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
 
 
 @then("the composer accepts another message")
@@ -108,8 +108,8 @@ def step_tool_error(context: Context, name: str, text: str) -> None:
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored conversation through the web app's public API, as the page itself does."""
     world: World = context.world
-    site_token = world.page.url.rstrip("/").split("/")[-1]
-    conversation_id = world.page.evaluate(f"localStorage.getItem('agent-builder.conversation.{site_token}')")
+    web_app = _web_app(world)
+    site_token, conversation_id = web_app.site_token(), web_app.stored_conversation_id()
     assert conversation_id, "the web app holds no conversation"
     response = httpx.get(world.url(f"/chat/{site_token}/api/conversations/{conversation_id}/messages"))
     response.raise_for_status()
@@ -127,12 +127,10 @@ def step_conversation_golden(context: Context, name: str) -> None:
 def step_web_app_shows_agent(context: Context) -> None:
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
-    assert agent.published is not None
-    page = world.page
-    expect(page).to_have_url(published_access(world).web_app_url or "")
-    expect(page.get_by_role("heading", name=agent.name, exact=True)).to_be_visible()
-    expect(page.get_by_role("log", name="Conversation")).to_contain_text(
-        agent.published.config.opening_statement
-    )
+    assert agent.published is not None, "the agent has no published version"
+    expect(world.page).to_have_url(published_access(world).web_app_url or "")
+    web_app = _web_app(world)
+    expect(web_app.title(agent.name)).to_be_visible()
+    expect(web_app.conversation).to_contain_text(agent.published.config.opening_statement)
     for question in agent.published.config.suggested_questions:
-        expect(page.get_by_role("button", name=question.root, exact=True)).to_be_visible()
+        expect(web_app.suggested_question(question.root)).to_be_visible()

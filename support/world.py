@@ -115,3 +115,7 @@ class World:
 
     def url(self, path: str) -> str:
         return self.console_url.rstrip("/") + path
+
+    def open(self, path: str) -> None:
+        """Navigate the scenario's page to a console path, such as a page object's `PATH`."""
+        self.page.goto(self.url(path))

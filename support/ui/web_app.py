@@ -1,4 +1,4 @@
-"""Locators for the public web app (`/chat/<site token>`), by role and accessible name."""
+"""The published agent's public web app (`/chat/<site token>`): the conversation and composer."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ from playwright.sync_api import Locator, Page
 @dataclass(frozen=True)
 class WebAppPage:
     page: Page
+
+    def title(self, agent_name: str) -> Locator:
+        return self.page.get_by_role("heading", name=agent_name, exact=True)
+
+    @property
+    def unavailable(self) -> Locator:
+        """What the web app's URL shows while the web app is turned off."""
+        return self.page.get_by_role("heading", name="This web app is unavailable")
 
     @property
     def conversation(self) -> Locator:
@@ -44,6 +52,9 @@ class WebAppPage:
     def user_messages(self) -> Locator:
         return self.conversation.get_by_role("article", name="You", exact=True)
 
+    def user_message(self, text: str) -> Locator:
+        return self.user_messages.filter(has_text=text)
+
     @property
     def last_reply(self) -> Locator:
         return self.agent_messages.last
@@ -52,9 +63,22 @@ class WebAppPage:
         # The reply's text block, apart from its role label and tool cards.
         return reply.locator(".message-text")
 
+    def reply_status(self, reply: Locator, status: str) -> Locator:
+        """A reply's status mark, such as "Stopped"."""
+        return reply.get_by_text(status, exact=True)
+
     def tool(self, name: str) -> Locator:
         return self.conversation.get_by_role("group", name=f"Tool {name}", exact=True).last
 
     @property
     def alert(self) -> Locator:
         return self.conversation.get_by_role("alert")
+
+    def site_token(self) -> str:
+        return self.page.url.rstrip("/").split("/")[-1]
+
+    def stored_conversation_id(self) -> str | None:
+        """The conversation the web app resumes after a reload: it keeps the id in localStorage."""
+        key = f"agent-builder.conversation.{self.site_token()}"
+        value = self.page.evaluate("key => localStorage.getItem(key)", key)
+        return str(value) if value is not None else None

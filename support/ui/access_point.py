@@ -1,0 +1,127 @@
+"""An agent's access point page (`/agents/<id>/access`): the web app, service API and API keys
+cards, and the embed and new-key dialogs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+_REVOKE = re.compile("^Revoke ")
+
+
+@dataclass(frozen=True)
+class WebAppCard:
+    root: Locator
+
+    @property
+    def enabled(self) -> Locator:
+        return self.root.get_by_role("checkbox", name="Web app enabled", exact=True)
+
+    @property
+    def open_link(self) -> Locator:
+        return self.root.get_by_role("link", name="Open web app")
+
+    def copy_url(self) -> None:
+        self.root.get_by_role("button", name="Copy URL").click()
+
+    def confirmation(self, text: str) -> Locator:
+        return self.root.get_by_text(text, exact=True)
+
+    def open_embed_dialog(self) -> None:
+        self.root.get_by_role("button", name="Embed").click()
+
+
+@dataclass(frozen=True)
+class ServiceApiCard:
+    root: Locator
+
+    @property
+    def enabled(self) -> Locator:
+        return self.root.get_by_role("checkbox", name="Service API enabled", exact=True)
+
+    @property
+    def api_reference_link(self) -> Locator:
+        return self.root.get_by_role("link", name="API reference")
+
+
+@dataclass(frozen=True)
+class ApiKeysCard:
+    root: Locator
+
+    @property
+    def create_button(self) -> Locator:
+        return self.root.get_by_role("button", name="Create API key")
+
+    @property
+    def keys(self) -> Locator:
+        """One row per key (the header row has no Revoke button)."""
+        return self.root.get_by_role("row").filter(has=self.root.page.get_by_role("button", name=_REVOKE))
+
+    def start_revoke(self, key: Locator) -> None:
+        key.get_by_role("button", name=_REVOKE).click()
+
+
+@dataclass(frozen=True)
+class NewApiKeyDialog:
+    """Shows a new key's secret, the only time it is ever shown."""
+
+    root: Locator
+
+    @property
+    def secret(self) -> Locator:
+        return self.root.get_by_label("New API key", exact=True)
+
+    def done(self) -> None:
+        self.root.get_by_role("button", name="Done").click()
+
+
+@dataclass(frozen=True)
+class AccessPointPage:
+    page: Page
+
+    @staticmethod
+    def path(agent_id: str) -> str:
+        return f"/agents/{agent_id}/access"
+
+    @staticmethod
+    def url(agent_id: str) -> re.Pattern[str]:
+        return re.compile(rf"/agents/{re.escape(agent_id)}/access$")
+
+    def card(self, name: str) -> Locator:
+        """A card by its heading: "Web app", "Service API" or "API keys"."""
+        return self.page.get_by_role("region", name=name, exact=True)
+
+    @property
+    def web_app(self) -> WebAppCard:
+        return WebAppCard(self.card("Web app"))
+
+    @property
+    def service_api(self) -> ServiceApiCard:
+        return ServiceApiCard(self.card("Service API"))
+
+    @property
+    def api_keys(self) -> ApiKeysCard:
+        return ApiKeysCard(self.card("API keys"))
+
+    def says(self, text: str) -> Locator:
+        return self.page.get_by_text(text, exact=True)
+
+    @property
+    def embed_code(self) -> Locator:
+        return self.page.get_by_role("dialog", name="Embed the web app").get_by_label(
+            "Embed code", exact=True
+        )
+
+    @property
+    def new_key_dialog(self) -> NewApiKeyDialog:
+        return NewApiKeyDialog(self.page.get_by_role("dialog", name="API key created"))
+
+    def create_api_key(self) -> NewApiKeyDialog:
+        self.api_keys.create_button.click()
+        return self.new_key_dialog
+
+    def revoke_api_key(self, key: Locator) -> None:
+        self.api_keys.start_revoke(key)
+        self.page.get_by_role("dialog", name="Revoke API key?").get_by_role("button", name="Revoke").click()

@@ -1,0 +1,41 @@
+"""The browser tab itself, whatever page it shows: its whole text and HTML, the clipboard, tabs.
+
+For sentences about the page as a whole ("the page never shows the secret ..."), where no single
+region is the right scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class BrowserPage:
+    page: Page
+
+    @property
+    def text(self) -> Locator:
+        """Everything the page renders; a secret must not appear anywhere in it."""
+        return self.page.locator("body")
+
+    def html(self) -> str:
+        """The page's HTML, including what it does not render (attributes, hidden inputs)."""
+        return self.page.content()
+
+    def clipboard_text(self) -> str:
+        return str(self.page.evaluate("navigator.clipboard.readText()"))
+
+    def follow_into_new_tab(self, link: Locator) -> Page:
+        """Click a target=_blank link and return the tab it opens."""
+        with self.page.expect_popup() as popup:
+            link.click()
+        return popup.value
+
+    def open_in_new_tab(self, url: str) -> tuple[Page, int]:
+        """Open `url` in a new tab of the same signed-in context: the tab and its HTTP status."""
+        tab = self.page.context.new_page()
+        response = tab.goto(url)
+        assert response is not None, f"opening {url} gave no response"
+        return tab, response.status

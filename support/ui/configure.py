@@ -1,0 +1,104 @@
+"""An agent's configure page (`/agents/<id>/configure`): the draft's fields, tools and knowledge.
+
+The header and publish bar it shares with the access point are `agent_header` and `publish_bar`;
+its files section is `agent_files`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+# At most this many suggested questions; the page says so next to "Add question".
+QUESTION_LIMIT_NOTE = "At most 5 questions"
+
+
+@dataclass(frozen=True)
+class ConfigurePage:
+    page: Page
+
+    @staticmethod
+    def path(agent_id: str) -> str:
+        return f"/agents/{agent_id}/configure"
+
+    @staticmethod
+    def url(agent_id: str | None = None) -> re.Pattern[str]:
+        """This page's URL, for `expect(page).to_have_url`; any agent's when `agent_id` is None."""
+        agent = re.escape(agent_id) if agent_id else "[^/]+"
+        return re.compile(rf"/agents/{agent}/configure$")
+
+    def agent_id(self) -> str:
+        """The id of the agent the page shows, read from its URL."""
+        return self.page.url.rstrip("/").split("/")[-2]
+
+    def section(self, name: str) -> Locator:
+        return self.page.get_by_role("heading", name=name, exact=True)
+
+    @property
+    def instructions(self) -> Locator:
+        return self.page.get_by_label("Instructions", exact=True)
+
+    @property
+    def opening_statement(self) -> Locator:
+        return self.page.get_by_label("Opening statement", exact=True)
+
+    @property
+    def model(self) -> Locator:
+        return self.page.get_by_label("Model", exact=True)
+
+    @property
+    def selected_model(self) -> Locator:
+        return self.model.get_by_role("option", selected=True)
+
+    def model_option(self, label: str) -> Locator:
+        return self.model.get_by_role("option", name=label, exact=True)
+
+    def field(self, label: str) -> Locator:
+        return self.page.get_by_label(label, exact=True)
+
+    def suggested_question(self, number: int) -> Locator:
+        return self.page.get_by_label(f"Suggested question {number}", exact=True)
+
+    @property
+    def suggested_questions(self) -> Locator:
+        return self.page.get_by_label(re.compile(r"^Suggested question \d+$"))
+
+    @property
+    def add_question(self) -> Locator:
+        return self.page.get_by_role("button", name="Add question")
+
+    def add_suggested_question(self, text: str) -> None:
+        count = self.suggested_questions.count()
+        self.add_question.click()
+        self.suggested_question(count + 1).fill(text)
+
+    @property
+    def question_limit_note(self) -> Locator:
+        return self.page.get_by_text(QUESTION_LIMIT_NOTE)
+
+    def tool(self, label: str) -> Locator:
+        return self.page.get_by_role("checkbox", name=label, exact=True)
+
+    @property
+    def knowledge_section(self) -> Locator:
+        return self.page.get_by_role("region", name="Knowledge", exact=True)
+
+    def attach_dataset(self, name: str) -> None:
+        section = self.knowledge_section
+        section.get_by_label("Dataset", exact=True).select_option(label=name)
+        section.get_by_role("button", name="Attach", exact=True).click()
+
+    def detach_dataset(self, name: str) -> None:
+        self.knowledge_section.get_by_role("button", name=f"Remove {name}", exact=True).click()
+
+    def attached_dataset(self, name: str) -> Locator:
+        return self.knowledge_section.get_by_role("listitem").filter(has_text=name)
+
+    def drop_next_draft_save(self) -> None:
+        """Make the browser's next draft save fail as a dropped connection would (the console
+        itself is fine), so the page has to say so and offer a retry."""
+        self.page.route(
+            "**/console/api/agents/*/draft", lambda route: route.abort("connectionrefused"), times=1
+        )

@@ -1,0 +1,37 @@
+"""The model provider settings (`/settings/model-providers`): adding providers, their status."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class ModelProvidersPage:
+    page: Page
+
+    PATH = "/settings/model-providers"
+
+    def add(self, name: str, base_url: str, api_key: str) -> None:
+        form = self.form
+        form.get_by_label("Name", exact=True).fill(name)
+        form.get_by_label("Base URL", exact=True).fill(base_url)
+        form.get_by_label("API key", exact=True).fill(api_key)
+        form.get_by_role("button", name="Add provider").click()
+
+    @property
+    def form(self) -> Locator:
+        return self.page.get_by_role("form", name="Add provider")
+
+    def card(self, name: str) -> Locator:
+        return self.page.get_by_role("article").filter(
+            has=self.page.get_by_role("heading", name=name, exact=True)
+        )
+
+    def status(self, name: str) -> Locator:
+        return self.card(name).get_by_text(re.compile(r"^(active|invalid)$"))
+
+    def error(self, name: str) -> Locator:
+        return self.card(name).get_by_role("alert")

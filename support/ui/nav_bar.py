@@ -1,0 +1,19 @@
+"""The console's top bar: main navigation, the signed-in account and "Sign out"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class NavBar:
+    page: Page
+
+    @property
+    def root(self) -> Locator:
+        return self.page.get_by_role("banner")
+
+    def sign_out(self) -> None:
+        self.page.get_by_role("button", name="Sign out").click()

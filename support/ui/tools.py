@@ -1,0 +1,35 @@
+"""The tool settings (`/settings/tools`): the builtin catalog and write-only tool credentials."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class ToolsPage:
+    page: Page
+
+    PATH = "/settings/tools"
+
+    @property
+    def catalog(self) -> Locator:
+        return self.page.get_by_role("region", name="Catalog")
+
+    def tool(self, label: str) -> Locator:
+        return self.catalog.get_by_role("listitem").filter(has_text=label)
+
+    @property
+    def credentials(self) -> Locator:
+        return self.page.get_by_role("region", name="Credentials")
+
+    def add_credential(self, tool_label: str, name: str, secret: str) -> None:
+        form = self.credentials
+        form.get_by_label("Tool", exact=True).select_option(label=tool_label)
+        form.get_by_label("Name", exact=True).fill(name)
+        form.get_by_label("Secret", exact=True).fill(secret)
+        form.get_by_role("button", name="Add credential").click()
+
+    def credential(self, name: str) -> Locator:
+        return self.credentials.get_by_role("row").filter(has_text=name)
