@@ -61,7 +61,7 @@ def _ignore_signals() -> None:
         signal.signal(signum, signal.SIG_IGN)
 
 
-def _say(message: str) -> None:
+def _announce(message: str) -> None:
     print(f"[post-merge] {message}", file=sys.stderr, flush=True)
 
 
@@ -92,7 +92,7 @@ class Startup:
             )
         )
         self.stages[name] = service.started_in_s
-        _say(
+        _announce(
             f"{name} ready in {service.started_in_s:.2f}s at {service.url} "
             f"(pid {service.process.pid}, log {service.log_path})"
         )
@@ -217,7 +217,7 @@ def run_lane(env: dict[str, str], behave_args: list[str]) -> int:
         env=env,
         start_new_session=True,
     )
-    _say(f"behave started (pid {process.pid})")
+    _announce(f"behave started (pid {process.pid})")
     try:
         status = process.wait()
     finally:
@@ -257,21 +257,21 @@ def main(behave_args: list[str]) -> int:
         )
         with startup.stage("seed"):
             seed_status = seed_and_report(seed_settings, "post-merge", strict=True)
-        _say(f"startup stages: {startup.summary()}")
+        _announce(f"startup stages: {startup.summary()}")
         if seed_status == EXIT_BLOCKED:
-            _say("the seed is blocked (see the table above): the lane does not run")
+            _announce("the seed is blocked (see the table above): the lane does not run")
             return EXIT_BLOCKED
         return run_lane(_behave_env(settings, endpoints), behave_args)
     except ServiceStartError as error:
-        _say(str(error))
+        _announce(str(error))
         return EXIT_SERVICE_FAILED
     except Interrupted as interrupted:
-        _say(f"interrupted by {interrupted}: tearing down")
+        _announce(f"interrupted by {interrupted}: tearing down")
         return 128 + interrupted.signum
     finally:
         _ignore_signals()
         stack.stop()
-        _say("all services stopped")
+        _announce("all services stopped")
 
 
 if __name__ == "__main__":

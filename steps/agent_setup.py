@@ -24,7 +24,7 @@ def step_basic_agent_named(context: Context, label: str) -> None:
     create_basic_agent(context.world, label)
 
 
-def _resolved(model: Model | None, agent: str, fixture_step: str) -> Model:
+def _resolved_model(model: Model | None, agent: str, fixture_step: str) -> Model:
     """The seeded model an earlier fixture step resolved; a scenario never picks one itself."""
     if model is None:
         raise AssertionError(f"A {agent} runs on a seeded model: put `Given {fixture_step}` before it.")
@@ -35,7 +35,7 @@ def _resolved(model: Model | None, agent: str, fixture_step: str) -> Model:
 def step_runnable_agent(context: Context) -> None:
     world: World = context.world
     fixtures = world.agent_builder.fixtures
-    model = _resolved(fixtures.stable_model, "runnable agent", "the stable chat model is available")
+    model = _resolved_model(fixtures.stable_model, "runnable agent", "the stable chat model is available")
     create_runnable_agent(world, model)
 
 
@@ -44,7 +44,7 @@ def step_runnable_agent(context: Context) -> None:
 def step_decision_agent(context: Context) -> None:
     world: World = context.world
     fixtures = world.agent_builder.fixtures
-    model = _resolved(fixtures.decision_model, "decision agent", "the decision chat model is available")
+    model = _resolved_model(fixtures.decision_model, "decision agent", "the decision chat model is available")
     create_decision_agent(world, model)
 
 

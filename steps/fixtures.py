@@ -38,24 +38,24 @@ def step_web_search_credential(context: Context) -> None:
     world.agent_builder.fixtures.web_search_credential = credential
 
 
-def _preseeded_agent(context: Context, key: str) -> None:
+def _resolve_fixture_agent(context: Context, key: str) -> None:
     world: World = context.world
-    world.agent_builder.fixtures.preseeded_agents[key] = fixture_agent(world.console, world.settings, key)
+    world.agent_builder.fixtures.fixture_agents[key] = fixture_agent(world.console, world.settings, key)
 
 
 @given("the full config agent is available")
 def step_full_config_agent(context: Context) -> None:
-    _preseeded_agent(context, "full-config")
+    _resolve_fixture_agent(context, "full-config")
 
 
 @given("the tool states agent is available")
 def step_tool_states_agent(context: Context) -> None:
-    _preseeded_agent(context, "tool-states")
+    _resolve_fixture_agent(context, "tool-states")
 
 
 @given("the dual retrieval agent is available")
 def step_dual_retrieval_agent(context: Context) -> None:
-    _preseeded_agent(context, "dual-retrieval")
+    _resolve_fixture_agent(context, "dual-retrieval")
 
 
 @given("the agent runtime backend is available")

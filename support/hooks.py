@@ -57,7 +57,7 @@ class RunState:
     stage_durations: dict[str, float]
     secrets: set[str]
     replay: ReplayControl | None  # the lane's record/replay server (E2E_REPLAY_URL), if any
-    names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    name_counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     results: list[ScenarioResult] = field(default_factory=list)
 
 
@@ -141,7 +141,8 @@ def before_all(context: Context) -> None:
     )
 
 
-def _watch(page: Page, world: World) -> None:
+def _watch_page(page: Page, world: World) -> None:
+    """Collect the page's uncaught errors, console messages and requests to other origins."""
     page.on("pageerror", lambda error: world.page_errors.append(f"{page.url}: {error}"))
     page.on("console", lambda message: world.console_log.append(f"[{message.type}] {message.text}"))
     page.on("request", lambda request: _check_origin(request.url, world))
@@ -166,11 +167,11 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         console=run.console,
         browser_context=browser_context,
         page=page,
-        names=run.names,
+        name_counter=run.name_counter,
         replay=_replay_for(run, scenario),
     )
-    browser_context.on("page", lambda new_page: _watch(new_page, world))
-    _watch(page, world)
+    browser_context.on("page", lambda new_page: _watch_page(new_page, world))
+    _watch_page(page, world)
     context.world = world
     if world.replay is not None:
         world.replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette

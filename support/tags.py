@@ -43,11 +43,10 @@ CORE_EXCLUSIVE_TAGS = (
     frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
 )
 
-# The three setup sentences that choose an agent.
-BASIC_AGENT_STEP = "a basic configured agent has been created via API"
+# The setup sentences that choose an agent on a seeded model (the basic agent needs none).
 RUNNABLE_AGENT_STEP = "a runnable agent has been created via API"
 DECISION_AGENT_STEP = "a decision agent has been created via API"
-# Setup step -> the fixture step that must come before it (the basic agent needs none).
+# Setup step -> the fixture step that must come before it.
 SETUP_PREREQUISITES: Mapping[str, str] = {
     RUNNABLE_AGENT_STEP: STABLE_MODEL_STEP,
     DECISION_AGENT_STEP: DECISION_MODEL_STEP,

@@ -37,7 +37,7 @@ class FixturesState:
     ready_knowledge: Dataset | None = None
     web_search_credential: ToolCredential | None = None
     # By fixture key: `full-config`, `tool-states`, `dual-retrieval` (seed/data/agents.toml).
-    preseeded_agents: dict[str, AgentDetail] = field(default_factory=dict)
+    fixture_agents: dict[str, AgentDetail] = field(default_factory=dict)
     agent_backend: RuntimeBackend | None = None
 
 
@@ -93,7 +93,7 @@ class World:
     console: ConsoleClient
     browser_context: BrowserContext
     page: Page
-    names: Iterator[int]  # shared by the worker: names never repeat across scenarios
+    name_counter: Iterator[int]  # shared by the worker: names never repeat across scenarios
     # The replay server's scope for this scenario; only @external-model/@external-tool scenarios have one.
     replay: ReplayControl | None = None
     cleanup: Cleanup = field(default_factory=Cleanup)
@@ -104,7 +104,7 @@ class World:
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
         return e2e_name(
-            label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.names
+            label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.name_counter
         )
 
     def track(self, kind: ResourceKind, resource_id: str, remove: Callable[[], None], label: str) -> None:

@@ -50,7 +50,7 @@ def api_world(settings: Settings) -> World:
         console=console_client(settings),
         browser_context=cast(BrowserContext, None),
         page=cast(Page, None),
-        names=itertools.count(1),
+        name_counter=itertools.count(1),
     )
 
 
@@ -83,8 +83,8 @@ def test_fixture_steps_resolve_every_seeded_resource(seeded_settings: Settings) 
     assert fixtures.ready_knowledge is not None
     assert fixtures.ready_knowledge.name == "e2e-seed-ready-knowledge"
     assert fixtures.web_search_credential is not None
-    assert set(fixtures.preseeded_agents) == {"full-config", "tool-states", "dual-retrieval"}
-    tools = fixtures.preseeded_agents["tool-states"].draft.config.tools
+    assert set(fixtures.fixture_agents) == {"full-config", "tool-states", "dual-retrieval"}
+    tools = fixtures.fixture_agents["tool-states"].draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}
 
 
