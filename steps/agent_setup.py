@@ -1,4 +1,4 @@
-"""API setup sentences that create scenario-owned agents (see features/README.md)."""
+"""API setup of scenario-owned agents: creating them, and changing their draft as another client would."""
 
 from behave import given, step
 from behave.runner import Context
