@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from support.settings import Settings, SettingsError, load_settings, main, settings_markdown, settings_table
+from support.settings import Settings, SettingsError, load_settings
+from support.settings.cli import main, settings_markdown, settings_table
 
 
 def load(**environ: str) -> Settings:
@@ -200,6 +201,20 @@ def test_dotenv_fills_only_what_the_environment_does_not_set(tmp_path: Path) -> 
     settings = load_settings({"E2E_TRACE": "off"}, env_file=env_file)
     assert (settings.timeout_ms, settings.trace, settings.worker_id) == (20000, "off", "w9")
     assert dict(os.environ) == before
+
+
+def test_an_empty_environment_value_unsets_a_dotenv_line(tmp_path: Path) -> None:
+    # ci/post_merge.py relies on it: the lane's behave must not start the runtime a .env asks for.
+    env_file = tmp_path / ".env"
+    env_file.write_text("E2E_START_AGENT_BACKEND=1\nE2E_TIMEOUT_MS=\n")
+    settings = load_settings({"E2E_START_AGENT_BACKEND": "", "E2E_AGENT_BACKEND_URL": "http://r:1"}, env_file)
+    assert (settings.start_agent_backend, settings.timeout_ms) == (False, 10000)
+
+
+def test_an_explicit_environ_never_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("E2E_WORKER_ID", "w7")
+    monkeypatch.setenv("E2E_TYPO_FROM_THE_SHELL", "1")
+    assert load_settings({}, env_file=None).worker_id == "w0"
 
 
 def test_dotenv_typos_are_errors_too(tmp_path: Path) -> None:

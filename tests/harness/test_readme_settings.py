@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from support.settings import settings_markdown
+from support.settings.cli import settings_markdown
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -1,0 +1,5 @@
+import sys
+
+from support.settings.cli import main
+
+sys.exit(main())
