@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx
+from httpx_sse import ServerSentEvent, connect_sse
 
 from support.api.models import (
     AppInfo,
@@ -78,33 +78,19 @@ class ServiceApiClient:
         body = ChatMessageRequest(
             query=query, response_mode="streaming", conversation_id=conversation_id, user="e2e"
         )
-        with self._http.stream(
-            "POST", "/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S
-        ) as response:
-            _raise_for_error(response)
-            return [_event(block) for block in _sse_blocks(response.iter_lines())]
+        with connect_sse(
+            self._http,
+            "POST",
+            "/chat-messages",
+            json=body.model_dump(exclude_none=True),
+            timeout=CHAT_TIMEOUT_S,
+        ) as events:
+            _raise_for_error(events.response)
+            return [_event(event) for event in events.iter_sse()]
 
     def conversation_messages(self, conversation_id: str) -> ChatMessageList:
         return ChatMessageList.model_validate(self._get(f"/conversations/{conversation_id}/messages"))
 
 
-def _sse_blocks(lines: Any) -> list[dict[str, str]]:
-    blocks: list[dict[str, str]] = []
-    block: dict[str, str] = {}
-    for line in lines:
-        if not line:
-            if block:
-                blocks.append(block)
-            block = {}
-        elif not line.startswith(":"):
-            field, _, value = line.partition(":")
-            block[field] = block.get(field, "") + value.removeprefix(" ")
-    if block:
-        blocks.append(block)
-    return blocks
-
-
-def _event(block: dict[str, str]) -> ServiceStreamEvent:
-    return ServiceStreamEvent.model_validate(
-        {"event": block.get("event", "message"), "data": json.loads(block["data"])}
-    )
+def _event(event: ServerSentEvent) -> ServiceStreamEvent:
+    return ServiceStreamEvent.model_validate({"event": event.event, "data": event.json()})
