@@ -23,8 +23,9 @@ from openai import OpenAI
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
-from support.replay.server import BackgroundServer, ReplayConfig, replay_server
+from support.replay.server import BackgroundServer, replay_server
 from tests.replay.scripted_upstream import MODEL, ScriptedUpstream
 
 KEY = "sk-benchmark-key-000000"

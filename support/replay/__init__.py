@@ -1,5 +1,6 @@
 """Model record/replay: an OpenAI-compatible server that lets model-calling scenarios run keylessly.
 
-See README.md in this folder. Entry points: `python -m support.replay`, `support.replay.control`
-(suite hooks), `support.replay.lint.check_cassettes` (make lint).
+See README.md in this folder (its "Code layout" says which module holds what). Entry points:
+`python -m support.replay`, `support.replay.server.replay_server` (in this process),
+`support.replay.control` (suite hooks), `support.replay.lint.check_cassettes` (make lint).
 """

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 from support.replay.cassette import CassetteError, SseResponse, load_cassette
+from support.replay.config import API_KEY_ENV, ReplayConfig
 from support.replay.matching import key_text
-from support.replay.server import API_KEY_ENV, READY_PREFIX, ReplayConfig, run
+from support.replay.server import READY_PREFIX, run
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,15 +33,16 @@ import hashlib
 import json
 import re
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from support.replay.server import serve
+from support.replay.sse import sse_frame
 
 MODELS = ("gpt-4o-mini", "gpt-4o")
 READY_PREFIX = "REFERENCE_MODEL_READY"
@@ -140,66 +141,61 @@ _UNAUTHORIZED = (
 )
 
 
+async def models(request: Request) -> Response:
+    if not _authorized(request):
+        return _provider_error(*_UNAUTHORIZED)
+    data = [
+        {"id": name, "object": "model", "created": _CREATED, "owned_by": "reference-model"} for name in MODELS
+    ]
+    return JSONResponse({"object": "list", "data": data})
+
+
+async def chat_completions(request: Request) -> Response:
+    if not _authorized(request):
+        return _provider_error(*_UNAUTHORIZED)
+    try:
+        body = json.loads(await request.body())
+        messages = body["messages"]
+        if not isinstance(messages, list) or not messages or not all(isinstance(m, dict) for m in messages):
+            raise ValueError("messages must be a non-empty list of objects")
+        offered = {tool["function"]["name"] for tool in body.get("tools") or []}
+    except (ValueError, KeyError, TypeError) as error:
+        return _provider_error(400, f"Invalid request: {error}", "invalid_request_error", None)
+    model = body.get("model")
+    if model not in MODELS:
+        return _provider_error(
+            404, f"The model `{model}` does not exist.", "invalid_request_error", "model_not_found"
+        )
+    completion = _Completion(body, answer(messages, offered))
+    if body.get("stream"):
+        include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+        return StreamingResponse(_sse(completion.chunks(include_usage)), media_type="text/event-stream")
+    return JSONResponse(completion.whole())
+
+
+async def search(request: Request) -> Response:
+    if not _authorized(request):
+        return _provider_error(*_UNAUTHORIZED)
+    try:
+        query = str(json.loads(await request.body())["query"])
+    except (ValueError, KeyError, TypeError):
+        return _provider_error(400, 'Invalid request: expected {"query": ...}', "invalid_request_error", None)
+    results = [
+        {
+            "title": f"{query} ({n})",
+            "url": f"https://example.com/search/{n}",
+            "snippet": f"Reference search result {n} for {query}.",
+        }
+        for n in (1, 2)
+    ]
+    return JSONResponse({"query": query, "results": results})
+
+
 def create_app() -> FastAPI:
     app = FastAPI(title="reference model", openapi_url=None, docs_url=None, redoc_url=None)
-
-    @app.get("/v1/models")
-    async def models(request: Request) -> Response:
-        if not _authorized(request):
-            return _provider_error(*_UNAUTHORIZED)
-        data = [
-            {"id": name, "object": "model", "created": _CREATED, "owned_by": "reference-model"}
-            for name in MODELS
-        ]
-        return JSONResponse({"object": "list", "data": data})
-
-    @app.post("/v1/chat/completions")
-    async def chat_completions(request: Request) -> Response:
-        if not _authorized(request):
-            return _provider_error(*_UNAUTHORIZED)
-        try:
-            body = json.loads(await request.body())
-            messages = body["messages"]
-            if (
-                not isinstance(messages, list)
-                or not messages
-                or not all(isinstance(m, dict) for m in messages)
-            ):
-                raise ValueError("messages must be a non-empty list of objects")
-            offered = {tool["function"]["name"] for tool in body.get("tools") or []}
-        except (ValueError, KeyError, TypeError) as error:
-            return _provider_error(400, f"Invalid request: {error}", "invalid_request_error", None)
-        model = body.get("model")
-        if model not in MODELS:
-            return _provider_error(
-                404, f"The model `{model}` does not exist.", "invalid_request_error", "model_not_found"
-            )
-        completion = _Completion(body, answer(messages, offered))
-        if body.get("stream"):
-            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-            return StreamingResponse(_sse(completion.chunks(include_usage)), media_type="text/event-stream")
-        return JSONResponse(completion.whole())
-
-    @app.post("/v1/search")
-    async def search(request: Request) -> Response:
-        if not _authorized(request):
-            return _provider_error(*_UNAUTHORIZED)
-        try:
-            query = str(json.loads(await request.body())["query"])
-        except (ValueError, KeyError, TypeError):
-            return _provider_error(
-                400, 'Invalid request: expected {"query": ...}', "invalid_request_error", None
-            )
-        results = [
-            {
-                "title": f"{query} ({n})",
-                "url": f"https://example.com/search/{n}",
-                "snippet": f"Reference search result {n} for {query}.",
-            }
-            for n in (1, 2)
-        ]
-        return JSONResponse({"query": query, "results": results})
-
+    app.add_api_route("/v1/models", models, methods=["GET"])
+    app.add_api_route("/v1/chat/completions", chat_completions, methods=["POST"])
+    app.add_api_route("/v1/search", search, methods=["POST"])
     return app
 
 
@@ -284,19 +280,8 @@ class _Completion:
 
 async def _sse(chunks: list[dict[str, Any]]) -> AsyncIterator[bytes]:
     for chunk in chunks:
-        yield f"data: {json.dumps(chunk)}\n\n".encode()
-    yield b"data: [DONE]\n\n"
-
-
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, url: str) -> None:
-        super().__init__(config)
-        self._url = url
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:  # announced only once the socket accepts connections
-            print(f"{READY_PREFIX} {json.dumps({'url': self._url})}", flush=True)
+        yield sse_frame(json.dumps(chunk))
+    yield sse_frame("[DONE]")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,21 +291,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port (default)")
     args = parser.parse_args(argv)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
-    url = f"http://{args.host}:{sock.getsockname()[1]}/v1"
-    config = uvicorn.Config(create_app(), log_level="warning", access_log=False, timeout_graceful_shutdown=5)
     # uvicorn shuts down gracefully on SIGTERM/SIGINT, then re-raises the signal: make that a clean exit.
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _exit_quietly)
     try:
-        _Server(config, url).run(sockets=[sock])
+        serve(create_app(), args.host, args.port, _announce)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    finally:
-        sock.close()
     return 0
+
+
+def _announce(url: str) -> None:
+    # Only once the socket accepts connections: the reader starts calling right away.
+    print(f"{READY_PREFIX} {json.dumps({'url': f'{url}/v1'})}", flush=True)
 
 
 def _exit_quietly(signum: int, frame: object) -> None:

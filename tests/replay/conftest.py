@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from openai import OpenAI
 
+from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
 from support.replay.scope import Mode
-from support.replay.server import BackgroundServer, ReplayConfig, replay_server
+from support.replay.server import BackgroundServer, replay_server
 
 from .scripted_upstream import ScriptedUpstream
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import httpx
 
-from support.replay.server import ReplayConfig, replay_server
+from support.replay.config import ReplayConfig
+from support.replay.server import replay_server
 
 
 def test_configured_models_are_listed_keylessly_without_cassettes_or_a_scope(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from openai import OpenAI
 from support.replay.cassette import JsonResponse, SseResponse, load_cassette
 from support.replay.control import ReplayControl, ReplayControlError
 from support.replay.scope import FailPatch, HangPatch, ReplacePatch
-from support.replay.server import ReplayConfig, replay_server
+from support.replay.config import ReplayConfig
+from support.replay.server import replay_server
 
 from .conftest import CLIENT_KEY, UPSTREAM_KEY, Replay
 from .scripted_upstream import MODEL, ScriptedUpstream
