@@ -13,25 +13,22 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import re
 import sys
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from behave.api.step_matchers import step_matcher, use_default_step_matcher, use_step_matcher
-from behave.matchers import use_current_step_matcher_as_default
-from behave.model import Step
-from behave.runner_util import PathManager, exec_file
-from behave.step_registry import AmbiguousStep, registry, setup_step_decorators
 from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
+from support.problem import Problem
+from support.replay.cassette import DEFAULT_CASSETTES_DIR
+from support.replay.lint import check_cassettes
+from support.settings import load_settings
+from support.step_definitions import StepDefinitions, loaded_steps, relative
 from support.tags import (
     AGENT_BACKEND_RUNTIME,
     DECISION_AGENT_STEP,
@@ -52,17 +49,6 @@ _SETUP_RULES = {
     RUNNABLE_AGENT_STEP: "runnable-before-stable-model",
     DECISION_AGENT_STEP: "decision-before-decision-model",
 }
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    line: int
-    rule: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.rule}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -100,90 +86,25 @@ def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
     for path in paths:
         found = sorted(path.rglob("*.feature")) if path.is_dir() else [path] if path.is_file() else []
         if not found:
-            problems.append(Problem(_shown(path), 0, "no-features", "no .feature files here"))
+            problems.append(Problem(relative(path), 0, "no-features", "no .feature files here"))
         files += found
     scenarios = 0
-    with _step_definitions(steps_dir) as load_problems:
-        problems += load_problems
+    with loaded_steps(steps_dir) as definitions:
+        problems += definitions.problems
         # While definitions fail to load, "undefined" would be noise: report only the cause.
-        check_steps = not load_problems
+        steps = None if definitions.problems else definitions
         for path in files:
-            file_problems, count = _lint_file(path, check_steps)
+            file_problems, count = _lint_file(path, steps)
             problems += file_problems
             scenarios += count
     return LintReport(problems, len(files), scenarios)
 
 
-def _shown(path: Path | str) -> str:
-    return os.path.relpath(path)
-
-
-# -- step definitions ---------------------------------------------------------------------------
-
-
-@contextmanager
-def _step_definitions(steps_dir: Path) -> Iterator[list[Problem]]:
-    """Load `steps_dir` into behave's (global) step registry; yield the load problems.
-
-    The registry's previous content is restored afterwards, so linting twice in one process,
-    or inside a behave run, sees exactly `steps_dir`.
-    """
-    saved = registry.steps
-    registry.steps = {step_type: [] for step_type in saved}
-    try:
-        yield _load_step_modules(steps_dir)
-    finally:
-        registry.steps = saved
-
-
-def _load_step_modules(steps_dir: Path) -> list[Problem]:
-    """behave's `load_step_modules`, one file at a time so one bad file does not hide the others."""
-    if not steps_dir.is_dir():
-        return [Problem(_shown(steps_dir), 0, "step-load-error", "steps directory not found")]
-    step_globals: dict[str, Any] = {"use_step_matcher": use_step_matcher, "step_matcher": step_matcher}
-    setup_step_decorators(step_globals)
-    problems: list[Problem] = []
-    # Like behave: step modules import helpers from the steps dir, and `support` from the project root.
-    with PathManager([str(steps_dir.resolve()), str(steps_dir.resolve().parent)]):
-        use_current_step_matcher_as_default()
-        for module in sorted(path for path in steps_dir.iterdir() if path.suffix == ".py" and path.is_file()):
-            try:
-                exec_file(str(module), dict(step_globals))
-            except AmbiguousStep as error:
-                message = " ".join(str(error).split())
-                problems.append(
-                    Problem(_shown(module), _error_line(error, module), "ambiguous-step", message)
-                )
-            except Exception as error:  # noqa: BLE001 - a broken step module is a lint finding, not a crash
-                message = f"{type(error).__name__}: {error}"
-                problems.append(
-                    Problem(_shown(module), _error_line(error, module), "step-load-error", message)
-                )
-            use_default_step_matcher()
-    return problems
-
-
-def _error_line(error: Exception, module: Path) -> int:
-    target = module.resolve()
-    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == target:
-        return error.lineno or 0
-    lines = [
-        frame.lineno
-        for frame in traceback.extract_tb(error.__traceback__)
-        if Path(frame.filename).resolve() == target
-    ]
-    return (lines[-1] or 0) if lines else 0
-
-
-def _is_defined(step: _Step) -> bool:
-    return registry.find_match(Step("", step.line, step.keyword, step.step_type, step.text)) is not None
-
-
 # -- feature files ------------------------------------------------------------------------------
 
 
-def _lint_file(path: Path, check_steps: bool) -> tuple[list[Problem], int]:
-    shown = _shown(path)
+def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem], int]:
+    shown = relative(path)
     try:
         document = Parser().parse(TokenScanner(path.read_text(encoding="utf-8")))
     except (CompositeParserException, ParserException) as error:
@@ -195,7 +116,7 @@ def _lint_file(path: Path, check_steps: bool) -> tuple[list[Problem], int]:
     problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)
     cases = list(_cases(feature["children"], _tag_names(feature), ()))
     for case in cases:
-        problems += _case_problems(shown, case, check_steps)
+        problems += _case_problems(shown, case, steps)
     # Inherited tags and Background steps repeat a problem in every scenario: report it once.
     unique = sorted(dict.fromkeys(problems), key=lambda problem: problem.line)
     return unique, sum(1 for _ in _scenarios(feature["children"]))
@@ -308,7 +229,7 @@ def _typed_steps(
     return tuple(steps)
 
 
-def _case_problems(shown: str, case: _Case, check_steps: bool) -> list[Problem]:
+def _case_problems(shown: str, case: _Case, steps: StepDefinitions | None) -> list[Problem]:
     problems = [Problem(shown, case.line, rule, message) for rule, message in combination_problems(case.tags)]
     texts = [step.text for step in case.steps]
     if AGENT_BACKEND_RUNTIME in case.tags and RUNTIME_READINESS_STEP not in texts:
@@ -321,12 +242,12 @@ def _case_problems(shown: str, case: _Case, check_steps: bool) -> list[Problem]:
             message = f'{tag} needs the fixture step "{fixture_step}"'
             problems.append(Problem(shown, case.line, "fixture-without-step", message))
     for index, step in enumerate(case.steps):
-        problems += _step_problems(shown, case, step, texts[:index], check_steps)
+        problems += _step_problems(shown, case, step, texts[:index], steps)
     return problems
 
 
 def _step_problems(
-    shown: str, case: _Case, step: _Step, earlier: list[str], check_steps: bool
+    shown: str, case: _Case, step: _Step, earlier: list[str], steps: StepDefinitions | None
 ) -> list[Problem]:
     problems = []
     if step.text == RUNTIME_READINESS_STEP and AGENT_BACKEND_RUNTIME not in case.tags:
@@ -340,7 +261,7 @@ def _step_problems(
     if prerequisite is not None and prerequisite not in earlier:
         message = f'"{step.text}" needs "{prerequisite}" earlier in the scenario'
         problems.append(Problem(shown, step.line, _SETUP_RULES[step.text], message))
-    if check_steps and not _is_defined(step):
+    if steps and not steps.defines(step.line, step.keyword, step.step_type, step.text):
         message = f'no step definition matches "{step.keyword} {step.text}"'
         problems.append(Problem(shown, step.line, "undefined-step", message))
     return problems
@@ -351,14 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, default=[Path("features")], help="files or folders")
     parser.add_argument("--steps", type=Path, default=Path("steps"), help="step definitions folder")
     parser.add_argument(
-        "--cassettes", type=Path, default=Path("features/cassettes"), help="model cassettes folder"
+        "--cassettes", type=Path, default=DEFAULT_CASSETTES_DIR, help="model cassettes folder"
     )
     args = parser.parse_args(argv)
     report = lint(args.paths, args.steps)
-    # Imported here: the cassette checks need the replay package, the grammar checks don't.
-    from support.replay.lint import check_cassettes
-    from support.settings import load_settings
-
     problems = list(report.problems)
     for features_dir in (path for path in args.paths if path.is_dir()):
         problems += check_cassettes(features_dir, args.cassettes, load_settings().model_mode)

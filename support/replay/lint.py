@@ -25,7 +25,7 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 from gherkin.token_scanner import TokenScanner
 
-from support.lint import Problem
+from support.problem import Problem
 from support.replay.cassette import Cassette, CassetteError, cassette_relpath, feature_stem, load_cassette
 from support.replay.matching import ChatRequest, normalize_text
 from support.replay.scope import Mode
@@ -46,10 +46,23 @@ class _Scenario:
     quoted: tuple[str, ...]  # quoted strings and doc strings: one may sit inside a wrapped prompt
 
 
+Owners = dict[PurePosixPath, list[_Scenario]]
+
+
 def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "replay") -> list[Problem]:
-    problems: list[Problem] = []
-    owners: dict[PurePosixPath, list[_Scenario]] = {}
+    owners, unparsable, problems = _owners(features_dir)
+    problems += _shared(owners)
+    problems += _cassette_problems(features_dir, cassettes_dir, owners, unparsable)
+    if mode == "replay":
+        problems += _missing(cassettes_dir, owners)
+    return sorted(problems, key=lambda p: (p.path, p.line, p.rule))
+
+
+def _owners(features_dir: Path) -> tuple[Owners, set[PurePosixPath], list[Problem]]:
+    """The scenarios each cassette path belongs to; the features that do not parse (as stems)."""
+    owners: Owners = {}
     unparsable: set[PurePosixPath] = set()
+    problems: list[Problem] = []
     for feature in sorted(features_dir.rglob("*.feature")):
         relative = feature.relative_to(features_dir).as_posix()
         try:
@@ -63,7 +76,11 @@ def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "repla
             problems.append(
                 Problem(str(feature), 1, "replay-feature-unparsable", str(error).splitlines()[-1])
             )
+    return owners, unparsable, problems
 
+
+def _shared(owners: Owners) -> list[Problem]:
+    problems = []
     for path, scenarios in owners.items():
         if len(scenarios) > 1:
             names = ", ".join(f'"{s.name}" (line {s.line})' for s in scenarios)
@@ -75,7 +92,14 @@ def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "repla
                     f"scenarios {names} all map to cassette {path}; give each a distinct name",
                 )
             )
+    return problems
 
+
+def _cassette_problems(
+    features_dir: Path, cassettes_dir: Path, owners: Owners, unparsable: set[PurePosixPath]
+) -> list[Problem]:
+    """Each cassette: it loads, a scenario owns it, and that scenario still asks its prompt."""
+    problems = []
     for path in sorted(cassettes_dir.rglob("*.json")):
         relative = PurePosixPath(path.relative_to(cassettes_dir).as_posix())
         try:
@@ -87,37 +111,40 @@ def check_cassettes(features_dir: Path, cassettes_dir: Path, mode: Mode = "repla
             continue
         scenarios = owners.get(relative)
         if not scenarios:
-            problems.append(
-                Problem(
-                    str(path),
-                    1,
-                    "replay-cassette-orphan",
-                    f'recorded for scenario "{cassette.scenario}", but no scenario in '
-                    f"{features_dir / relative.parent}.feature maps to {relative.name}; "
-                    "delete it or re-record under the scenario's new name",
-                )
-            )
+            problems.append(_orphan(features_dir, path, relative, cassette))
             continue
         problems.extend(
             _prompt_drift(path, cassette, scenario)
             for scenario in scenarios
             if not _prompt_matches(cassette, scenario)
         )
+    return problems
 
-    if mode == "replay":
-        for path, scenarios in owners.items():
-            for scenario in scenarios:
-                if EXTERNAL_MODEL_TAG in scenario.tags and not (cassettes_dir / path).exists():
-                    problems.append(
-                        Problem(
-                            str(scenario.file),
-                            scenario.line,
-                            "replay-cassette-missing",
-                            f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette '
-                            f"{cassettes_dir / path}; record it (E2E_MODEL_MODE=record)",
-                        )
-                    )
-    return sorted(problems, key=lambda p: (p.path, p.line, p.rule))
+
+def _orphan(features_dir: Path, path: Path, relative: PurePosixPath, cassette: Cassette) -> Problem:
+    return Problem(
+        str(path),
+        1,
+        "replay-cassette-orphan",
+        f'recorded for scenario "{cassette.scenario}", but no scenario in '
+        f"{features_dir / relative.parent}.feature maps to {relative.name}; "
+        "delete it or re-record under the scenario's new name",
+    )
+
+
+def _missing(cassettes_dir: Path, owners: Owners) -> list[Problem]:
+    return [
+        Problem(
+            str(scenario.file),
+            scenario.line,
+            "replay-cassette-missing",
+            f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette '
+            f"{cassettes_dir / path}; record it (E2E_MODEL_MODE=record)",
+        )
+        for path, scenarios in owners.items()
+        for scenario in scenarios
+        if EXTERNAL_MODEL_TAG in scenario.tags and not (cassettes_dir / path).exists()
+    ]
 
 
 def _scenarios(feature: Path) -> Iterator[_Scenario]:

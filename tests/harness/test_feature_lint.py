@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from behave.step_registry import registry
 
-from support.lint import Problem, lint, lint_paths, main
+from support.lint import lint, lint_paths, main
+from support.problem import Problem
 
 STEPS = """
 from behave import given, when, then

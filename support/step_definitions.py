@@ -1,0 +1,122 @@
+"""The step definitions in `steps/`, loaded the way behave loads them, for the feature linter.
+
+Each module is loaded on its own, so one broken or ambiguous module is a finding about that
+file rather than the end of the check; `is_defined()` then asks whether a step text has a
+definition, exactly as behave would match it at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import behave
+from behave.api.step_matchers import step_matcher, use_default_step_matcher, use_step_matcher
+from behave.model import Step
+
+# behave's step registry and the error its decorators raise: the one private behave API the linter
+# uses, here only (why: `_fresh_registry`).
+from behave.step_registry import AmbiguousStep, StepRegistry, registry
+
+from support.problem import Problem
+
+# What behave puts in a step module's globals, so modules may use the decorators without importing.
+_STEP_GLOBALS: dict[str, Any] = {
+    name: getattr(behave, name) for name in ("given", "when", "then", "step", "Given", "When", "Then", "Step")
+} | {"use_step_matcher": use_step_matcher, "step_matcher": step_matcher}
+
+
+def relative(path: Path | str) -> str:
+    return os.path.relpath(path)
+
+
+@contextmanager
+def _fresh_registry() -> Iterator[StepRegistry]:
+    """behave's global step registry, empty inside the block and as before after it.
+
+    behave 1.3 has no public API for this: `@given/@when/@then` register into the module-level
+    `behave.step_registry.registry`, and the only other way to find undefined steps is a
+    `--dry-run` Runner, which loads all step modules at once (the first broken one ends the
+    run), executes the project's environment.py, and checks every Examples row where the linter
+    checks the first. Restoring it lets linting run twice in one process (the tests do) and see exactly one
+    steps folder each time.
+    """
+    saved = registry.steps
+    registry.steps = {step_type: [] for step_type in saved}
+    try:
+        yield registry
+    finally:
+        registry.steps = saved
+
+
+@dataclass(frozen=True)
+class StepDefinitions:
+    """What a steps folder defines, and the problems loading it (valid inside `loaded_steps`)."""
+
+    problems: list[Problem]
+    _registry: StepRegistry
+
+    def defines(self, line: int, keyword: str, step_type: str, text: str) -> bool:
+        """Whether behave would find a definition for this step (`step_type`: given/when/then)."""
+        return self._registry.find_match(Step("", line, keyword, step_type, text)) is not None
+
+
+@contextmanager
+def loaded_steps(steps_dir: Path) -> Iterator[StepDefinitions]:
+    with _fresh_registry() as fresh:
+        yield StepDefinitions(_load_step_modules(steps_dir), fresh)
+
+
+@contextmanager
+def _importable(*folders: Path) -> Iterator[None]:
+    """Like behave: step modules import helpers from the steps dir, and `support` from the root."""
+    added = [str(folder) for folder in folders]
+    sys.path[:0] = added
+    try:
+        yield
+    finally:
+        for folder in added:
+            sys.path.remove(folder)
+
+
+def _load_step_modules(steps_dir: Path) -> list[Problem]:
+    if not steps_dir.is_dir():
+        return [Problem(relative(steps_dir), 0, "step-load-error", "steps directory not found")]
+    problems: list[Problem] = []
+    with _importable(steps_dir.resolve(), steps_dir.resolve().parent):
+        for module in sorted(path for path in steps_dir.iterdir() if path.suffix == ".py" and path.is_file()):
+            try:
+                # Relative, like behave's: step locations in messages read `steps/<file>.py:<line>`.
+                runpy.run_path(relative(module), init_globals=dict(_STEP_GLOBALS))
+            except AmbiguousStep as error:
+                message = " ".join(str(error).split())
+                problems.append(
+                    Problem(relative(module), _error_line(error, module), "ambiguous-step", message)
+                )
+            except Exception as error:  # noqa: BLE001 - a broken step module is a lint finding, not a crash
+                message = f"{type(error).__name__}: {error}"
+                problems.append(
+                    Problem(relative(module), _error_line(error, module), "step-load-error", message)
+                )
+            finally:
+                use_default_step_matcher()  # a module's `use_step_matcher` ends with the module
+    return problems
+
+
+def _error_line(error: Exception, module: Path) -> int:
+    target = module.resolve()
+    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).resolve() == target:
+        return error.lineno or 0
+    lines = [
+        frame.lineno
+        for frame in traceback.extract_tb(error.__traceback__)
+        if Path(frame.filename).resolve() == target
+    ]
+    return (lines[-1] or 0) if lines else 0
