@@ -28,6 +28,7 @@ from pathlib import Path
 from types import FrameType
 
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
+from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import (
     ServiceStartError,
@@ -39,7 +40,7 @@ from support.stack import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-CASSETTES = ROOT / "features" / "cassettes"
+CASSETTES = ROOT / DEFAULT_CASSETTES_DIR
 EXIT_SERVICE_FAILED = 4
 # behave's own teardown (browser, reports) gets this long after SIGTERM before it is killed.
 BEHAVE_GRACE_S = 30.0

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from support.replay.cassette import CassetteError, SseResponse, load_cassette
+from support.replay.cassette import DEFAULT_CASSETTES_DIR, CassetteError, SseResponse, load_cassette
 from support.replay.config import API_KEY_ENV, ReplayConfig
 from support.replay.matching import key_text
 from support.replay.server import READY_PREFIX, run
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=0, help="0 picks a free port (default)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument(
-        "--cassettes", type=Path, required=True, help="cassettes folder, e.g. features/cassettes"
+        "--cassettes", type=Path, required=True, help=f"cassettes folder, e.g. {DEFAULT_CASSETTES_DIR}"
     )
     serve.add_argument("--mode", choices=["replay", "record", "live"], default="replay")
     serve.add_argument("--upstream", help="provider base URL for record/live, e.g. https://api.openai.com/v1")

@@ -23,6 +23,7 @@ from support.replay.matching import NormalizedRequest, key_of
 from support.replay.scrub import scrub
 
 CASSETTE_VERSION = 1
+# Relative to the project root; the one spelling of it (lint, post-merge, the CLI's help).
 DEFAULT_CASSETTES_DIR = Path("features/cassettes")
 _MAX_SLUG = 120
 
