@@ -83,13 +83,6 @@ def test_clean_feature_has_no_problems(project: Path) -> None:
     assert (report.problems, report.feature_files, report.scenarios) == ([], 1, 1)
 
 
-def test_syntax_error_reports_the_parser_line(project: Path) -> None:
-    text = write_feature(project, CLEAN + "  Scenaro: typo\n")
-    [problem] = lint_paths([Path("features")])
-    assert (problem.rule, problem.line) == ("syntax", line_of(text, "Scenaro"))
-    assert "Scenaro: typo" in problem.message
-
-
 @pytest.mark.parametrize(
     ("tags", "rule", "needle"),
     [
@@ -115,136 +108,173 @@ def test_tag_rules(project: Path, tags: str, rule: str, needle: str) -> None:
     assert found(project) == [(rule, line_of(text, needle))]
 
 
-def test_core_with_a_fixture_tag_is_exclusive(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @core @knowledge-fixture
-        Feature: Knowledge
-          Scenario: Use the seeded dataset
-            Given the ready knowledge dataset is available
-        """,
-    )
-    assert found(project) == [("core-exclusive", line_of(text, "Scenario:"))]
+def scenario(tags: str, *steps: str) -> str:
+    """A feature with `tags` and one scenario of `steps`."""
+    return "\n".join([tags, "Feature: F", "  Scenario: S", *(f"    {step}" for step in steps)]) + "\n"
 
 
-def test_unknown_tag_suggests_the_closest(project: Path) -> None:
-    write_feature(project, CLEAN.replace("@core", "@core @stable-modle"))
-    [problem] = lint_paths([Path("features")])
-    assert "did you mean @stable-model?" in problem.message
+def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None = None) -> object:
+    """A feature (dedented), the (rule, text on the reported line) it yields, and a message fragment."""
+    return pytest.param(feature, list(expected), message, id=id_)
 
 
-def test_runtime_without_readiness_step(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        Feature: Runtime
-          @agent-backend-runtime @web-app-runtime
-          Scenario: Chat
-            Given a basic configured agent has been created via API
-        """,
-    )
-    assert found(project) == [("runtime-without-readiness", line_of(text, "Scenario:"))]
+@pytest.mark.parametrize(
+    ("feature", "expected", "message"),
+    [
+        case(
+            "syntax_error_reports_the_parser_line",
+            CLEAN + "  Scenaro: typo\n",
+            ("syntax", "Scenaro"),
+            message="Scenaro: typo",
+        ),
+        case(
+            "unknown_tag_suggests_the_closest",
+            CLEAN.replace("@core", "@core @stable-modle"),
+            ("unknown-tag", "@stable-modle"),
+            message="did you mean @stable-model?",
+        ),
+        case(
+            "core_with_a_fixture_tag_is_exclusive",
+            scenario("@core @knowledge-fixture", "Given the ready knowledge dataset is available"),
+            ("core-exclusive", "Scenario:"),
+        ),
+        case(
+            "runtime_without_readiness_step",
+            """
+            Feature: Runtime
+              @agent-backend-runtime @web-app-runtime
+              Scenario: Chat
+                Given a basic configured agent has been created via API
+            """,
+            ("runtime-without-readiness", "Scenario:"),
+        ),
+        case(
+            "readiness_step_without_runtime_tag",
+            scenario("@prepared", "Given the agent runtime backend is available"),
+            ("readiness-without-runtime", "runtime backend"),
+        ),
+        case(
+            "fixture_tag_without_its_step",
+            scenario(
+                "@prepared @knowledge-fixture", "Given a basic configured agent has been created via API"
+            ),
+            ("fixture-without-step", "Scenario:"),
+            message="the ready knowledge dataset is available",
+        ),
+        case(
+            "fixture_step_without_its_tag",
+            scenario("@prepared", "Given the ready knowledge dataset is available"),
+            ("step-without-fixture-tag", "knowledge dataset"),
+            message="@knowledge-fixture",
+        ),
+        case(
+            "runnable_agent_before_the_stable_model",
+            scenario(
+                "@prepared @stable-model",
+                "Given a runnable agent has been created via API",
+                "And the stable chat model is available",
+            ),
+            ("runnable-before-stable-model", "runnable agent"),
+        ),
+        case(
+            "runnable_agent_without_the_stable_model",
+            scenario("@prepared", "Given a runnable agent has been created via API"),
+            ("runnable-before-stable-model", "runnable agent"),
+        ),
+        case(
+            "decision_agent_needs_the_decision_model_first",
+            scenario(
+                "@prepared @stable-model",
+                "Given the stable chat model is available",
+                "And a decision agent has been created via API",
+            ),
+            ("decision-before-decision-model", "decision agent"),
+        ),
+        case(
+            "setup_after_its_fixture_step_is_fine",
+            scenario(
+                "@prepared @stable-model @decision-model",
+                "Given the stable chat model is available",
+                "And the decision chat model is available",
+                "And a runnable agent has been created via API",
+                "And a decision agent has been created via API",
+            ),
+        ),
+        case(
+            "undefined_step",
+            CLEAN + "    And the agent is gone\n",
+            ("undefined-step", "is gone"),
+            message='"And the agent is gone"',
+        ),
+        case(
+            # "the agent is listed" is a Then step: after When, "And" makes it a When step.
+            "and_but_take_the_type_of_the_previous_keyword",
+            scenario(
+                "@core",
+                'When I open the agent "a"',
+                "And the agent is listed",
+                "Then the agent is listed",
+                "But the agent is listed",
+            ),
+            ("undefined-step", "And the agent"),
+        ),
+        case(
+            "feature_tags_are_inherited",
+            """
+            @prepared
+            Feature: Roster
+              @core
+              Scenario: Open an agent
+                Given a basic configured agent has been created via API
+            """,
+            ("core-exclusive", "Scenario:"),
+        ),
+        case(
+            "rule_and_examples_tags_are_inherited",
+            """
+            Feature: Roster
+              @core
+              Rule: Agents open
+                Scenario Outline: Open <name>
+                  When I open the agent "<name>"
 
+                  @prepared
+                  Examples:
+                    | name |
+                    | a    |
+            """,
+            ("core-exclusive", "Scenario Outline:"),
+        ),
+        case(
+            # The undefined Background step is reported once, not per scenario; the fixture is satisfied.
+            "background_steps_count_for_every_scenario",
+            """
+            @prepared @stable-model
+            Feature: Publish
+              Background:
+                Given the stable chat model is available
+                And the agent is fine
 
-def test_readiness_step_without_runtime_tag(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared
-        Feature: Runtime
-          Scenario: Chat
-            Given the agent runtime backend is available
-        """,
-    )
-    assert found(project) == [("readiness-without-runtime", line_of(text, "runtime backend"))]
+              Scenario: One
+                Given a runnable agent has been created via API
 
-
-def test_fixture_tag_without_its_step(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared @knowledge-fixture
-        Feature: Knowledge
-          Scenario: Search
-            Given a basic configured agent has been created via API
-        """,
-    )
-    [problem] = lint_paths([Path("features")])
-    assert (problem.rule, problem.line) == ("fixture-without-step", line_of(text, "Scenario:"))
-    assert "the ready knowledge dataset is available" in problem.message
-
-
-def test_fixture_step_without_its_tag(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared
-        Feature: Knowledge
-          Scenario: Search
-            Given the ready knowledge dataset is available
-        """,
-    )
-    [problem] = lint_paths([Path("features")])
-    assert (problem.rule, problem.line) == ("step-without-fixture-tag", line_of(text, "knowledge dataset"))
-    assert "@knowledge-fixture" in problem.message
-
-
-def test_runnable_agent_before_the_stable_model(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared @stable-model
-        Feature: Publish
-          Scenario: Publish
-            Given a runnable agent has been created via API
-            And the stable chat model is available
-        """,
-    )
-    assert found(project) == [("runnable-before-stable-model", line_of(text, "runnable agent"))]
-
-
-def test_runnable_agent_without_the_stable_model(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared
-        Feature: Publish
-          Scenario: Publish
-            Given a runnable agent has been created via API
-        """,
-    )
-    assert found(project) == [("runnable-before-stable-model", line_of(text, "runnable agent"))]
-
-
-def test_decision_agent_needs_the_decision_model_first(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared @stable-model
-        Feature: Planning
-          Scenario: Plan
-            Given the stable chat model is available
-            And a decision agent has been created via API
-        """,
-    )
-    assert found(project) == [("decision-before-decision-model", line_of(text, "decision agent"))]
-
-
-def test_setup_after_its_fixture_step_is_fine(project: Path) -> None:
-    write_feature(
-        project,
-        """
-        @prepared @stable-model @decision-model
-        Feature: Planning
-          Scenario: Plan
-            Given the stable chat model is available
-            And the decision chat model is available
-            And a runnable agent has been created via API
-            And a decision agent has been created via API
-        """,
-    )
-    assert found(project) == []
+              Scenario: Two
+                Given a runnable agent has been created via API
+            """,
+            ("undefined-step", "is fine"),
+        ),
+    ],
+)
+def test_scenario_rules(
+    project: Path, feature: str, expected: list[tuple[str, str]], message: str | None
+) -> None:
+    text = write_feature(project, feature)
+    problems = lint_paths([Path("features")])
+    assert [(problem.rule, problem.line) for problem in problems] == [
+        (rule, line_of(text, needle)) for rule, needle in expected
+    ]
+    if message is not None:
+        assert message in problems[0].message
 
 
 def test_duplicate_scenario_names(project: Path) -> None:
@@ -252,30 +282,6 @@ def test_duplicate_scenario_names(project: Path) -> None:
     [problem] = lint_paths([Path("features")])
     assert (problem.rule, problem.line) == ("duplicate-scenario", line_of(text, "Scenario:", 2))
     assert f"line {line_of(text, 'Scenario:')}" in problem.message
-
-
-def test_undefined_step(project: Path) -> None:
-    text = write_feature(project, CLEAN + "    And the agent is gone\n")
-    [problem] = lint_paths([Path("features")])
-    assert (problem.rule, problem.line) == ("undefined-step", line_of(text, "is gone"))
-    assert '"And the agent is gone"' in problem.message
-
-
-def test_and_but_take_the_type_of_the_previous_keyword(project: Path) -> None:
-    # "the agent is listed" is a Then step: after When, "And" makes it a When step.
-    text = write_feature(
-        project,
-        """
-        @core
-        Feature: Roster
-          Scenario: Open
-            When I open the agent "a"
-            And the agent is listed
-            Then the agent is listed
-            But the agent is listed
-        """,
-    )
-    assert found(project) == [("undefined-step", line_of(text, "And the agent"))]
 
 
 def test_ambiguous_step_definitions_are_reported_with_their_file(project: Path) -> None:
@@ -309,60 +315,6 @@ def test_step_modules_can_import_from_the_project_root(project: Path) -> None:
 
 def test_no_feature_files(project: Path) -> None:
     assert found(project) == [("no-features", 0)]
-
-
-def test_feature_tags_are_inherited(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared
-        Feature: Roster
-          @core
-          Scenario: Open an agent
-            Given a basic configured agent has been created via API
-        """,
-    )
-    assert found(project) == [("core-exclusive", line_of(text, "Scenario:"))]
-
-
-def test_rule_and_examples_tags_are_inherited(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        Feature: Roster
-          @core
-          Rule: Agents open
-            Scenario Outline: Open <name>
-              When I open the agent "<name>"
-
-              @prepared
-              Examples:
-                | name |
-                | a    |
-        """,
-    )
-    assert found(project) == [("core-exclusive", line_of(text, "Scenario Outline:"))]
-
-
-def test_background_steps_count_for_every_scenario(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @prepared @stable-model
-        Feature: Publish
-          Background:
-            Given the stable chat model is available
-            And the agent is fine
-
-          Scenario: One
-            Given a runnable agent has been created via API
-
-          Scenario: Two
-            Given a runnable agent has been created via API
-        """,
-    )
-    # The undefined Background step is reported once, not per scenario; the fixture is satisfied.
-    assert found(project) == [("undefined-step", line_of(text, "is fine"))]
 
 
 def test_outline_steps_are_matched_with_the_first_example_row(project: Path) -> None:
