@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from behave.model import Scenario
+from behave.model import Scenario, Step
 from behave.runner import Context
 from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
@@ -41,6 +41,7 @@ from support.reports import (
 )
 from support.settings import Settings, load_settings
 from support.stack import Stack, console_command, start_service, wait_healthy
+from support.ui.loading import wait_until_loaded
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES
 from support.world import World
 
@@ -182,6 +183,11 @@ def _replay_for(run: RunState, scenario: Scenario) -> ReplayControl | None:
     runs in a replay scope, and every model or search call must match its cassette."""
     tags = {f"@{tag}" for tag in scenario.effective_tags}
     return run.replay if tags & {EXTERNAL_MODEL, EXTERNAL_TOOL} else None
+
+
+def before_step(context: Context, step: Step) -> None:
+    # Whatever the last step left loading (a navigation, a reload) must finish before this one acts.
+    wait_until_loaded(context.world.page)
 
 
 def after_scenario(context: Context, scenario: Scenario) -> None:

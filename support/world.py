@@ -18,6 +18,7 @@ from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
 from support.settings import Settings
+from support.ui.loading import wait_until_loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,5 +118,7 @@ class World:
         return self.console_url.rstrip("/") + path
 
     def open(self, path: str) -> None:
-        """Navigate the scenario's page to a console path, such as a page object's `PATH`."""
+        """Navigate the scenario's page to a console path, such as a page object's `PATH`, and
+        return once the page has loaded: a step may act on it at once."""
         self.page.goto(self.url(path))
+        wait_until_loaded(self.page)

@@ -1,7 +1,7 @@
 // Access point page: web app and service API switches, URLs, embed snippet, API keys.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { byId, confirmDialog, copyWithConfirmation, h, showAlert, timeEl } from './dom.js';
+import { byId, confirmDialog, copyWithConfirmation, h, pageLoaded, showAlert, timeEl } from './dom.js';
 
 const errorEl = byId('access-error');
 let access;
@@ -157,4 +157,4 @@ async function load() {
   if (access.published) await loadKeys();
 }
 
-load();
+load().finally(pageLoaded);

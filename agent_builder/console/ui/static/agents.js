@@ -1,6 +1,6 @@
 // Agents roster: search, create (then open the new agent), delete with confirmation.
 import { api } from './api.js';
-import { bindCreateDialog, byId, confirmDialog, h, showAlert, timeEl } from './dom.js';
+import { bindCreateDialog, byId, confirmDialog, h, pageLoaded, showAlert, timeEl } from './dom.js';
 
 const PAGE_SIZE = 50;
 const list = byId('agents');
@@ -89,4 +89,4 @@ bindCreateDialog({
   },
 });
 
-load();
+load().finally(pageLoaded);

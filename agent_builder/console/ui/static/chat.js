@@ -1,7 +1,7 @@
 // Public web app: a conversation with the published agent. Replies stream in as server-sent
 // events (docs/console.md, "Web app"); the conversation id is kept per site in localStorage so a
 // reload restores the conversation from the server.
-import { byId, h } from './dom.js';
+import { byId, h, pageLoaded } from './dom.js';
 
 const siteToken = document.querySelector('main').dataset.siteToken;
 const agentName = document.querySelector('h1').textContent;
@@ -298,4 +298,4 @@ for (const button of suggestions) {
 
 stopButton.addEventListener('click', stop);
 newButton.addEventListener('click', startNewConversation);
-restore();
+restore().finally(pageLoaded);

@@ -5,7 +5,7 @@
 // loaded; we stop saving rather than overwrite their work.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { byId, formatSize, h, setFieldError, showAlert, timeEl, uploadErrorText } from './dom.js';
+import { byId, formatSize, h, pageLoaded, setFieldError, showAlert, timeEl, uploadErrorText } from './dom.js';
 import { guardLeave } from './nav.js';
 
 const SAVE_DELAY_MS = 500;
@@ -379,4 +379,4 @@ async function load() {
   fields.disabled = false;
 }
 
-load();
+load().finally(pageLoaded);

@@ -1,6 +1,6 @@
 // Dataset page: upload documents, watch indexing, inspect segments, test retrieval.
 import { api } from './api.js';
-import { byId, formatSize, h, setFieldError, showAlert, uploadErrorText } from './dom.js';
+import { byId, formatSize, h, pageLoaded, setFieldError, showAlert, uploadErrorText } from './dom.js';
 
 const POLL_MS = 1000;
 const datasetId = document.querySelector('main').dataset.datasetId;
@@ -173,4 +173,4 @@ async function load() {
   await loadDocuments();
 }
 
-load();
+load().finally(pageLoaded);

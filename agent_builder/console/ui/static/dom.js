@@ -14,6 +14,12 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A page says it is ready once its data is shown and its controls work: until then its
+// <main aria-busy="true"> tells assistive technology (and the acceptance suite) to wait.
+export function pageLoaded() {
+  document.getElementById('main').setAttribute('aria-busy', 'false');
+}
+
 export function byId(id) {
   return document.getElementById(id);
 }

@@ -1,6 +1,6 @@
 // Knowledge datasets: list, create (then open the new dataset), delete with confirmation.
 import { api } from './api.js';
-import { bindCreateDialog, byId, confirmDialog, h, showAlert } from './dom.js';
+import { bindCreateDialog, byId, confirmDialog, h, pageLoaded, showAlert } from './dom.js';
 
 const listError = byId('list-error');
 
@@ -53,4 +53,4 @@ bindCreateDialog({
   },
 });
 
-load();
+load().finally(pageLoaded);

@@ -1,5 +1,5 @@
 import { api } from './api.js';
-import { byId, showAlert } from './dom.js';
+import { byId, pageLoaded, showAlert } from './dom.js';
 
 const form = byId('login-form');
 const errorEl = byId('login-error');
@@ -27,3 +27,7 @@ form.addEventListener('submit', async (event) => {
     byId('password').select();
   }
 });
+
+// Enabled only now: submitted natively, the form would put the password in the URL.
+form.querySelector('button[type="submit"]').disabled = false;
+pageLoaded();

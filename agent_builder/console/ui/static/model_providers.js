@@ -1,7 +1,7 @@
 // Model providers: add (the server validates with a real call), revalidate, delete, and
 // activate the models each provider lists.
 import { api } from './api.js';
-import { byId, confirmDialog, h, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
+import { byId, confirmDialog, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
 
 const providersEl = byId('providers');
 const listError = byId('list-error');
@@ -133,4 +133,4 @@ form.addEventListener('submit', async (event) => {
   }
 });
 
-load();
+load().finally(pageLoaded);

@@ -26,7 +26,8 @@ document.addEventListener('click', async (event) => {
   if (await mayLeave()) location.assign(url.href);
 });
 
-document.getElementById('sign-out')?.addEventListener('click', async (event) => {
+const signOut = document.getElementById('sign-out');
+signOut?.addEventListener('click', async (event) => {
   const button = event.currentTarget;
   button.disabled = true;
   // Stay if unsaved work could not be saved: the page says why and offers a retry.
@@ -37,3 +38,5 @@ document.getElementById('sign-out')?.addEventListener('click', async (event) => 
   await api.post('/console/api/logout', undefined, { redirectOn401: false }).catch(() => {});
   location.assign('/login');
 });
+// Disabled until now: before this handler exists, a click would do nothing.
+if (signOut) signOut.disabled = false;

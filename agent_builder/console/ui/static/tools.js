@@ -1,6 +1,6 @@
 // Tool settings: the builtin catalog with readiness, and credentials for tools that need one.
 import { api } from './api.js';
-import { byId, confirmDialog, h, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
+import { byId, confirmDialog, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
 
 const loadError = byId('load-error');
 let tools = [];
@@ -91,4 +91,4 @@ form.addEventListener('submit', async (event) => {
   }
 });
 
-load();
+load().finally(pageLoaded);
