@@ -1,49 +1,54 @@
-"""`make post-merge` (`python -m ci.post_merge [behave args...]`): the post-merge lane, end to end.
+"""`make post-merge` (`python -m ci.post_merge [--workers N] [--shard I/N] [--repeat N] [behave args...]`).
 
-One process owns the whole lifecycle, so CI never re-implements it in YAML:
+One process owns the post-merge lane's whole lifecycle, so CI never re-implements it in YAML:
 
-1. start the record/replay server (unless E2E_REPLAY_URL is given), then, with
-   E2E_START_AGENT_BACKEND=1, shellctl and the agent runtime, then the console pointing at them
-   (unless E2E_BASE_URL is given); each logs to `<artifacts>/services/<name>.log`;
-2. run the strict seed, profile `post-merge` (report in `<artifacts>/seed-report/`);
-3. run behave with the `post-merge` lane against those services (extra arguments go to behave,
-   e.g. a feature file);
-4. tear everything down in reverse order: on success, on failure, on Ctrl-C and on SIGTERM.
+1. select the lane's scenarios (and shard), so it starts no more stacks than there are scenarios;
+2. start one stack per worker on free ports, logging to `<artifacts>/post-merge/workers/<id>/services/`:
+   the record/replay server (unless E2E_REPLAY_URL is given), with E2E_START_AGENT_BACKEND=1
+   shellctl and the agent runtime, then the console wired to them (unless E2E_BASE_URL is given);
+   each stack's services start side by side with the other stacks';
+3. run the strict seed, profile `post-merge`, against every stack (report beside its logs);
+4. run the lane on the worker pool, worker N against stack N (support/parallel);
+5. tear everything down in reverse order: on success, on failure, on Ctrl-C and on SIGTERM.
 
-Exit code: behave's; 3 when the seed blocked (behave is not started); 2 for invalid settings;
-4 when a service did not start; 130/143 when interrupted by SIGINT/SIGTERM.
+Exit code: the lane's; 3 when a seed blocked (no scenario runs); 2 for invalid settings or
+arguments; 4 when a service did not start; 130/143 when interrupted by SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
+from support.lanes import fresh_lane_folder, parse_lane_args, resolve_workers
+from support.parallel.coordinator import lane_folder, plan_lane, run_pool
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import (
+    Launch,
     ServiceStartError,
     Stack,
     console_command,
+    launch_service,
     python_module_argv,
-    start_service,
     wait_healthy,
 )
 
+LANE = "post-merge"
 ROOT = Path(__file__).resolve().parents[1]
 CASSETTES = ROOT / DEFAULT_CASSETTES_DIR
 EXIT_SERVICE_FAILED = 4
-# behave's own teardown (browser, reports) gets this long after SIGTERM before it is killed.
-BEHAVE_GRACE_S = 30.0
+# Short, so the sandbox-timeout scenario is quick; its cassette records this value.
+SANDBOX_TIMEOUT_S = 3
+READY = "AGENT_BUILDER_READY"
 
 
 class Interrupted(Exception):
@@ -66,70 +71,53 @@ def _announce(message: str) -> None:
     print(f"[post-merge] {message}", file=sys.stderr, flush=True)
 
 
-@dataclass(frozen=True)
-class Endpoints:
-    console: str
-    replay: str
-    agent_backend: str | None
-    shellctl: str | None
+@dataclass
+class WorkerStack:
+    """The services one worker uses; empty URLs mean the run uses an existing service."""
 
+    worker_id: str
+    folder: Path
+    stack: Stack = field(default_factory=Stack)
+    urls: dict[str, str] = field(default_factory=dict)  # service name -> URL
 
-class Startup:
-    """Starts services into a Stack (which stops them in reverse) and times each stage."""
-
-    def __init__(self, settings: Settings, stack: Stack) -> None:
-        self.settings = settings
-        self.stack = stack
-        self.stages: dict[str, float] = {}
-
-    def start(self, name: str, argv: list[str], ready_prefix: str, env: dict[str, str] | None = None) -> str:
-        service = self.stack.add(
-            start_service(
-                name,
-                argv,
-                ready_prefix=ready_prefix,
-                log_path=self.settings.artifacts_dir / "services" / f"{name}.log",
-                env=env,
+    def start_all(self, launches: Mapping[str, Launch], stages: dict[str, float]) -> None:
+        for name, launch in launches.items():
+            service = self.stack.add(launch.wait())
+            self.urls[name] = service.url
+            stages[f"{self.worker_id} {name}"] = service.started_in_s
+            _announce(
+                f"{self.worker_id} {name} ready in {service.started_in_s:.2f}s at {service.url} "
+                f"(pid {service.process.pid}, log {service.log_path})"
             )
+
+    def launch(self, name: str, argv: list[str], env: Mapping[str, str] | None = None) -> Launch:
+        return launch_service(
+            name, argv, ready_prefix=READY, log_path=self.folder / "services" / f"{name}.log", env=env
         )
-        self.stages[name] = service.started_in_s
-        _announce(
-            f"{name} ready in {service.started_in_s:.2f}s at {service.url} "
-            f"(pid {service.process.pid}, log {service.log_path})"
-        )
-        return service.url
 
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        started = time.monotonic()
-        yield
-        self.stages[name] = time.monotonic() - started
-
-    def summary(self) -> str:
-        return ", ".join(f"{name} {seconds:.2f}s" for name, seconds in self.stages.items())
-
-
-SANDBOX_TIMEOUT_S = 3
+    def behave_env(self, settings: Settings) -> dict[str, str]:
+        """The worker's settings: this stack's URLs (the stack is started, not started again)."""
+        env = {
+            "E2E_BASE_URL": self.urls.get("console") or settings.base_url or "",
+            "E2E_REPLAY_URL": self.urls.get("replay") or settings.replay_url or "",
+            "E2E_START_AGENT_BACKEND": "",  # an empty value also overrides a .env entry
+        }
+        backend = self.urls.get("runtime") or settings.agent_backend_url()
+        shellctl = self.urls.get("shellctl") or settings.shellctl_url()
+        if backend:
+            env["E2E_AGENT_BACKEND_URL"] = backend
+        if shellctl:
+            env["E2E_SHELLCTL_URL"] = shellctl
+        return env
 
 
 def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
     argv = python_module_argv(
-        "support.replay",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--cassettes",
-        str(CASSETTES),
-        "--mode",
-        settings.model_mode,
+        "support.replay", "serve", "--host", "127.0.0.1", "--port", "0", "--cassettes", str(CASSETTES),
+        "--mode", settings.model_mode,
         # Listed by /v1/models even before a cassette uses them, so the seed can activate them.
-        "--model",
-        settings.stable_model_name,
-        "--model",
-        settings.decision_model_name,
-    )
+        "--model", settings.stable_model_name, "--model", settings.decision_model_name,
+    )  # fmt: skip
     if settings.model_mode != "replay" and settings.stable_model_base_url:
         argv += ["--upstream", settings.stable_model_base_url]
     if settings.web_search_base_url:
@@ -141,128 +129,142 @@ def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
     return argv, ({"E2E_STABLE_MODEL_API_KEY": key.get_secret_value()} if key else {})
 
 
-def start_services(startup: Startup) -> Endpoints:
-    settings = startup.settings
-    replay = settings.replay_url
-    if replay is None:
+def _backend_launches(settings: Settings, worker: WorkerStack) -> dict[str, Launch]:
+    """Everything the console needs, started at once: replay server, shellctl, runtime."""
+    launches: dict[str, Launch] = {}
+    if settings.replay_url is None:
         argv, env = _replay_argv(settings)
-        replay = startup.start("replay", argv, "REPLAY_READY", env)
+        launches["replay"] = launch_service(
+            "replay",
+            argv,
+            ready_prefix="REPLAY_READY",
+            log_path=worker.folder / "services" / "replay.log",
+            env=env,
+        )
     if settings.start_agent_backend:
-        run_dir = settings.artifacts_dir / "runs" / settings.run_id
-        shellctl: str | None = startup.start(
+        launches["shellctl"] = worker.launch(
             "shellctl",
             python_module_argv(
-                "agent_builder",
-                "shellctl",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(settings.shellctl_port),
-                "--workspaces",
-                str(run_dir / "shellctl-workspaces"),
+                "agent_builder", "shellctl", "--host", "127.0.0.1", "--port", str(settings.shellctl_port or 0),
+                "--workspaces", str(worker.folder / "shellctl-workspaces"),
             ),
-            "AGENT_BUILDER_READY",
-        )
-        backend: str | None = startup.start(
+        )  # fmt: skip
+        launches["runtime"] = worker.launch(
             "runtime",
             python_module_argv(
-                "agent_builder",
-                "runtime",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(settings.agent_backend_port),
-                # Short, so the sandbox-timeout scenario is quick; its cassette records this value.
-                "--shell-timeout",
-                str(SANDBOX_TIMEOUT_S),
+                "agent_builder", "runtime", "--host", "127.0.0.1",
+                "--port", str(settings.agent_backend_port or 0), "--shell-timeout", str(SANDBOX_TIMEOUT_S),
             ),
-            "AGENT_BUILDER_READY",
-        )
-    else:
-        backend, shellctl = settings.agent_backend_url(), settings.shellctl_url()
-    console = settings.base_url
-    if console is None:
-        db = settings.artifacts_dir / "runs" / settings.run_id / "console.db"
-        argv, env = console_command(db, settings.admin_email, settings.admin_password.get_secret_value())
-        env |= {"AGENT_BUILDER_RUNTIME_URL": backend} if backend else {}
-        env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl} if shellctl else {}
-        console = startup.start("console", argv, "AGENT_BUILDER_READY", env)
-    with startup.stage("console health"):
-        wait_healthy(f"{console}/healthz")
-    return Endpoints(console, replay, backend, shellctl)
+        )  # fmt: skip
+    return launches
 
 
-def _behave_env(settings: Settings, endpoints: Endpoints) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "E2E_BASE_URL": endpoints.console,
-        "E2E_REPLAY_URL": endpoints.replay,
-        "E2E_RUN_ID": settings.run_id,
-        # behave uses the services started here through their URLs; starting them again would
-        # conflict with those URLs by design (an empty value also overrides a .env entry).
-        "E2E_START_AGENT_BACKEND": "",
-    }
-    if endpoints.agent_backend:
-        env["E2E_AGENT_BACKEND_URL"] = endpoints.agent_backend
-    if endpoints.shellctl:
-        env["E2E_SHELLCTL_URL"] = endpoints.shellctl
-    return env
-
-
-def run_lane(env: dict[str, str], behave_args: list[str]) -> int:
-    # Its own session: a terminal Ctrl-C reaches only this orchestrator, which forwards SIGTERM
-    # so behave's after_all still closes the browser and writes the reports.
-    process = subprocess.Popen(
-        python_module_argv("support.lanes", "post-merge", *behave_args),
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
+def _console_launch(settings: Settings, worker: WorkerStack) -> dict[str, Launch]:
+    if settings.base_url is not None:
+        return {}
+    argv, env = console_command(
+        worker.folder / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
     )
-    _announce(f"behave started (pid {process.pid})")
-    try:
-        status = process.wait()
-    finally:
-        _stop_group(process)
-    return status if status >= 0 else 128 - status  # killed by signal N: the shell's 128 + N
+    backend = worker.urls.get("runtime") or settings.agent_backend_url()
+    shellctl = worker.urls.get("shellctl") or settings.shellctl_url()
+    env |= {"AGENT_BUILDER_RUNTIME_URL": backend} if backend else {}
+    env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl} if shellctl else {}
+    return {"console": worker.launch("console", argv, env)}
 
 
-def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop the process and anything it left in its process group (say, a browser)."""
-    try:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=BEHAVE_GRACE_S)
-            except subprocess.TimeoutExpired:
-                pass
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass  # the group is already empty
-    process.wait()
+def start_stacks(settings: Settings, workers: list[WorkerStack], stages: dict[str, float]) -> None:
+    """Each phase launches its services in every stack, then waits for all of them."""
+    for phase in (_backend_launches, _console_launch):
+        launches = {worker.worker_id: phase(settings, worker) for worker in workers}
+        for worker in workers:
+            worker.start_all(launches[worker.worker_id], stages)
+    for worker in workers:
+        wait_healthy(f"{worker.behave_env(settings)['E2E_BASE_URL']}/healthz")
 
 
-def main(behave_args: list[str]) -> int:
+def _seed(settings: Settings, worker: WorkerStack) -> int:
+    env = worker.behave_env(settings)
+    seeded = settings.model_copy(
+        update={
+            "base_url": env["E2E_BASE_URL"],
+            "replay_url": env["E2E_REPLAY_URL"],
+            "artifacts_dir": worker.folder,
+        }
+    )
+    return seed_and_report(seeded, LANE, strict=True)
+
+
+def check_workers(settings: Settings, count: int) -> list[str]:
+    """Settings that pin one shared service cannot serve several workers."""
+    if count <= 1:
+        return []
+    pinned = [
+        (variable, "pins a port")
+        for variable, value in (
+            ("E2E_AGENT_BACKEND_PORT", settings.agent_backend_port),
+            ("E2E_SHELLCTL_PORT", settings.shellctl_port),
+        )
+        if value
+    ]
+    pinned += [
+        (variable, "is one replay server, which serves one scenario at a time")
+        for variable, value in (("E2E_REPLAY_URL", settings.replay_url), ("E2E_BASE_URL", settings.base_url))
+        if value
+    ]
+    return [
+        f"{variable} {why}, but {count} workers each need their own. Fix: unset {variable}, or run with --workers 1."
+        for variable, why in pinned
+    ]
+
+
+@contextmanager
+def _stage(stages: dict[str, float], name: str) -> Iterator[None]:
+    started = time.monotonic()
+    yield
+    stages[name] = time.monotonic() - started
+
+
+def main(argv: list[str]) -> int:
     try:
         settings = load_settings()
-    except SettingsError as error:
+        args = parse_lane_args([LANE, *argv])
+        plan = plan_lane(LANE, args.behave_args, shard=args.shard, repeat=args.repeat)
+        count = plan.worker_count(resolve_workers(settings, args.workers))
+    except (SettingsError, ValueError) as error:
         print(error, file=sys.stderr)
+        return EXIT_USAGE
+    fresh_lane_folder(settings, LANE)
+    if count == 0:  # nothing selected: fail the zero-scenario gate without starting a stack
+        return run_pool(plan, settings, workers=0)
+    problems = check_workers(settings, count)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
         return EXIT_USAGE
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _interrupt)
-    stack = Stack()
-    startup = Startup(settings, stack)
+    workers = [
+        WorkerStack(f"w{index}", lane_folder(settings, LANE) / "workers" / f"w{index}")
+        for index in range(1, count + 1)
+    ]
+    stages: dict[str, float] = {}
     try:
-        endpoints = start_services(startup)
-        seed_settings = settings.model_copy(
-            update={"base_url": endpoints.console, "replay_url": endpoints.replay}
-        )
-        with startup.stage("seed"):
-            seed_status = seed_and_report(seed_settings, "post-merge", strict=True)
-        _announce(f"startup stages: {startup.summary()}")
-        if seed_status == EXIT_BLOCKED:
-            _announce("the seed is blocked (see the table above): the lane does not run")
+        with _stage(stages, "stacks start"):
+            start_stacks(settings, workers, stages)
+        with _stage(stages, "seed"), ThreadPoolExecutor(max_workers=count) as pool:
+            seeds = list(pool.map(lambda worker: _seed(settings, worker), workers))
+        _announce("startup stages: " + ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items()))
+        if EXIT_BLOCKED in seeds:
+            _announce("a seed is blocked (see the table above): the lane does not run")
             return EXIT_BLOCKED
-        return run_lane(_behave_env(settings, endpoints), behave_args)
+        by_id = {worker.worker_id: worker for worker in workers}
+        # While it runs, the pool takes the signals: it lets every worker finish its teardown first.
+        return run_pool(
+            plan,
+            settings,
+            workers=count,
+            worker_env=lambda worker_id: by_id[worker_id].behave_env(settings),
+            stage_durations=stages,
+        )
     except ServiceStartError as error:
         _announce(str(error))
         return EXIT_SERVICE_FAILED
@@ -271,7 +273,8 @@ def main(behave_args: list[str]) -> int:
         return 128 + interrupted.signum
     finally:
         _ignore_signals()
-        stack.stop()
+        for worker in reversed(workers):
+            worker.stack.stop()
         _announce("all services stopped")
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from support.settings import Settings
 
@@ -47,11 +47,22 @@ def find_chromium(settings: Settings, playwright: Playwright) -> Path:
     )
 
 
+def _throttle(context: BrowserContext, page: Page, rate: float) -> None:
+    # Chromium-only DevTools call; the rate applies to the page's renderer until it closes.
+    context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+
 @dataclass
 class BrowserSession:
     playwright: Playwright
     browser: Browser
     settings: Settings
+
+    @property
+    def description(self) -> str:
+        """For the start-up line: which browser the scenarios really use."""
+        remote = self.settings.browser_ws_endpoint
+        return f"remote {remote}" if remote else f"{self.browser.browser_type.name} {self.browser.version}"
 
     @classmethod
     def start(cls, settings: Settings) -> BrowserSession:
@@ -80,6 +91,9 @@ class BrowserSession:
             permissions=["clipboard-read", "clipboard-write"],
         )
         context.set_default_timeout(self.settings.timeout_ms)
+        if self.settings.cpu_throttle > 1:  # every page of the context: new_page() and popups alike
+            rate = self.settings.cpu_throttle
+            context.on("page", lambda page: _throttle(context, page, rate))
         return context
 
     def close(self) -> None:

@@ -20,9 +20,14 @@ from support.reports import redact
 from support.world import World
 
 
-def scenario_dir(artifacts_dir: Path, feature_path: str, scenario_name: str) -> Path:
+def scenario_dir(lane_dir: Path, feature_path: str, scenario_name: str, attempt: int = 1) -> Path:
+    """`<lane>/scenarios/<area>/<feature>--<scenario>[--attempt-N]`: the area folder keeps two
+    features of the same name in different areas apart."""
     slug = re.sub(r"[^a-z0-9]+", "-", scenario_name.lower()).strip("-")[:80]
-    return artifacts_dir / "scenarios" / f"{Path(feature_path).stem}--{slug}"
+    feature = Path(feature_path)
+    area = feature.parent.relative_to("features") if feature.parent.parts[:1] == ("features",) else Path()
+    suffix = f"--attempt-{attempt}" if attempt > 1 else ""
+    return lane_dir / "scenarios" / area / f"{feature.stem}--{slug}{suffix}"
 
 
 def save_trace(context: BrowserContext, path: Path, secrets: Iterable[str]) -> Path:

@@ -3,18 +3,23 @@
 before_all: settings -> embedded console (unless E2E_BASE_URL) -> API sign-in -> browser.
 Per scenario: a fresh signed-in browser context and World; afterwards failure evidence, typed
 cleanup, and failing a passed scenario on an uncaught page error or a cleanup error.
-after_all: reports, the leftover audit, the zero-scenario gate, and teardown in reverse.
+after_all: the leftover audit, the zero-scenario gate, reports, and teardown in reverse.
+
+The same hooks serve a serial `behave` run and a pool worker (support/parallel): a worker gets
+its scenarios from the coordinator, reports each result to it as it finishes, and writes its own
+reports under `<lane>/workers/<id>/`; the coordinator owns the lane's reports and gates.
 """
 
 from __future__ import annotations
 
 import itertools
+import shutil
 import signal
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,23 +31,28 @@ from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
 
 from support.api.console import ConsoleClient, sign_in
-from support.audit import leftovers
+from support.audit import leftover_failure
 from support.browser import BrowserSession
 from support.evidence import capture, save_trace, scenario_dir
+from support.parallel.link import WorkerLink
 from support.replay.control import ReplayControl
 from support.reports import (
+    LaneFailure,
+    LaneReport,
     RunInfo,
     ScenarioResult,
     ScenarioStatus,
     StepResult,
+    scenario_to_dict,
     summary_text,
-    write_html,
-    write_json,
+    write_index,
+    write_lane_reports,
+    zero_scenarios_failure,
 )
 from support.settings import Settings, load_settings
 from support.stack import Stack, console_command, start_service, wait_healthy
-from support.ui.loading import wait_until_loaded
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES
+from support.ui.loading import wait_until_loaded
 from support.world import World
 
 
@@ -58,16 +68,17 @@ class RunState:
     stage_durations: dict[str, float]
     secrets: set[str]
     replay: ReplayControl | None  # the lane's record/replay server (E2E_REPLAY_URL), if any
+    lane: str
+    lane_dir: Path  # artifacts/<lane>: evidence of every scenario of the lane
+    report_dir: Path  # where this process writes its reports: lane_dir, or lane_dir/workers/<id>
+    link: WorkerLink | None  # set when this process is a pool worker
     name_counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    creators: dict[str, str] = field(default_factory=dict)  # created name -> its scenario
     results: list[ScenarioResult] = field(default_factory=list)
 
 
-class ZeroScenariosError(RuntimeError):
-    pass
-
-
-class LeftoversError(RuntimeError):
-    pass
+class LaneFailed(RuntimeError):
+    """The lane failed as a whole (zero scenarios, leftovers); the reports say why."""
 
 
 class ScenarioHygieneError(AssertionError):
@@ -103,15 +114,20 @@ def before_all(context: Context) -> None:
     expect.set_options(timeout=settings.timeout_ms)
     stack = Stack()
     context.stack = stack  # torn down by after_all even if a later stage fails
-    run_dir = settings.artifacts_dir / "runs" / settings.run_id
+    link: WorkerLink | None = getattr(context, "pool_link", None)
+    lane = lane_name(str(context.config.tag_expression or ""))
+    lane_dir = settings.artifacts_dir / lane_folder_name(lane)
+    if link is None:
+        shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
+    report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
     if settings.base_url:
         console_url = settings.base_url
     else:
         with _stage(stages, "console start"):
             argv, env = console_command(
-                run_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
+                report_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
             )
-            log_path = settings.artifacts_dir / "services" / "console.log"
+            log_path = report_dir / "services" / "console.log"
             service = stack.add(
                 start_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
             )
@@ -134,12 +150,14 @@ def before_all(context: Context) -> None:
         stage_durations=stages,
         secrets=settings.secret_values() | {token},
         replay=ReplayControl(settings.replay_url) if settings.replay_url else None,
+        lane=lane,
+        lane_dir=lane_dir,
+        report_dir=report_dir,
+        link=link,
     )
     timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
-    print(
-        f"[e2e] target {console_url} ({'embedded' if not settings.base_url else 'E2E_BASE_URL'}); {timings}",
-        file=sys.stderr,
-    )
+    where = "embedded" if not settings.base_url else "E2E_BASE_URL"
+    print(f"[e2e] target {console_url} ({where}); browser {browser.description}; {timings}", file=sys.stderr)
 
 
 def _watch_page(page: Page, world: World) -> None:
@@ -169,6 +187,8 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         browser_context=browser_context,
         page=page,
         name_counter=run.name_counter,
+        creators=run.creators,
+        scenario_label=f'{scenario.filename}:{scenario.line} "{scenario.name}"',
         replay=_replay_for(run, scenario),
     )
     browser_context.on("page", lambda new_page: _watch_page(new_page, world))
@@ -202,7 +222,8 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     shown_secret = world.agent_builder.access_point.shown_api_key_secret
     if shown_secret:
         run.secrets.add(shown_secret)
-    out_dir = scenario_dir(run.settings.artifacts_dir, scenario.filename, scenario.name)
+    attempt = run.link.current.attempt if run.link and run.link.current else 1
+    out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, attempt)
     evidence: dict[str, Path] = {}
     keep_trace = run.settings.trace == "always" or (
         run.settings.trace == "on-failure" and (steps_failed or problems)
@@ -216,28 +237,41 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     world.browser_context.close()
     problems += [f"cleanup failed: {failure}" for failure in world.cleanup.run()]
 
-    error = scenario.error_message if steps_failed else None
+    error = _scenario_error(scenario) if steps_failed else None
     if problems:
         error = "\n".join(filter(None, [error, *problems]))
-    run.results.append(
-        ScenarioResult(
-            feature_name=scenario.feature.name,
-            feature_path=scenario.filename,
-            name=scenario.name,
-            line=scenario.line,
-            tags=sorted(scenario.effective_tags),
-            status=_result_status(scenario.status.name, failed=bool(problems)),
-            duration_s=scenario.duration,
-            steps=[
-                StepResult(step.keyword, step.name, step.status.name, step.duration, step.error_message)
-                for step in scenario.all_steps
-            ],
-            error=error,
-            evidence=evidence,
-        )
+    result = ScenarioResult(
+        feature_name=scenario.feature.name,
+        feature_path=scenario.filename,
+        name=scenario.name,
+        line=scenario.line,
+        tags=sorted(str(tag) for tag in scenario.effective_tags),
+        status=_result_status(scenario.status.name, failed=bool(problems)),
+        duration_s=scenario.duration,
+        steps=[
+            StepResult(step.keyword, step.name, step.status.name, step.duration, step.error_message)
+            for step in scenario.all_steps
+        ],
+        error=error,
+        evidence=evidence,
+        worker_id=run.settings.worker_id,
+        attempt=attempt,
     )
+    run.results.append(result)
+    if run.link is not None:
+        run.link.report(scenario_to_dict(result, run.secrets))
     if problems and not steps_failed:
         raise ScenarioHygieneError("; ".join(problems))
+
+
+def _scenario_error(scenario: Scenario) -> str | None:
+    """behave keeps a step failure's message on the step; a hook failure's on the scenario."""
+    for step in scenario.all_steps:
+        if step.status.name == "undefined":
+            return f"undefined step: {step.keyword} {step.name} ({step.location}); `make steps` lists the sentences"
+        if step.status.name in ("failed", "error") and step.error_message:
+            return scenario.error_message or step.error_message
+    return scenario.error_message
 
 
 def _result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
@@ -249,7 +283,7 @@ def _result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
     return behave_status  # type: ignore[return-value]
 
 
-def _lane_name(tag_expression: str) -> str:
+def lane_name(tag_expression: str) -> str:
     """The named lane whose tags behave ran with (however it was invoked), else the expression."""
     if not tag_expression:
         return "full"
@@ -259,35 +293,50 @@ def _lane_name(tag_expression: str) -> str:
     return tag_expression
 
 
+def lane_folder_name(lane: str) -> str:
+    """A run with tags of its own (not a named lane) reports under `artifacts/adhoc/`."""
+    return lane if lane in LANES else "adhoc"
+
+
+def _lane_failures(run: RunState) -> list[LaneFailure]:
+    failures = []
+    left = leftover_failure(run.console, run.settings.run_id, run.settings.worker_id, run.creators)
+    if left is not None:
+        failures.append(left)
+    # A pool worker that got no scenario is not a failure: the coordinator gates the whole lane.
+    if run.link is None and not run.results:
+        failures.append(zero_scenarios_failure(run.lane))
+    return failures
+
+
 def after_all(context: Context) -> None:
     run: RunState | None = getattr(context, "run", None)
     try:
         if run is None:
             return
         run.browser.close()
-        info = RunInfo(
-            lane=_lane_name(str(context.config.tag_expression or "")),
-            run_id=run.settings.run_id,
-            base_url=run.console_url,
-            started_at=run.started_at.isoformat(),
-            duration_s=(datetime.now(UTC) - run.started_at).total_seconds(),
-            stage_durations=run.stage_durations,
+        failures = _lane_failures(run)
+        if run.link is not None:
+            for failure in failures:
+                run.link.report_lane_failure(asdict(failure))
+        report = LaneReport(
+            RunInfo(
+                lane=run.lane,
+                run_id=run.settings.run_id,
+                base_url=run.console_url,
+                started_at=run.started_at.isoformat(),
+                duration_s=(datetime.now(UTC) - run.started_at).total_seconds(),
+                stage_durations=run.stage_durations,
+            ),
+            run.results,
+            failures,
         )
-        artifacts = run.settings.artifacts_dir
-        reports = [artifacts / "report.json", artifacts / "report.html", artifacts / "junit"]
-        write_json(run.results, info, reports[0], secrets=run.secrets)
-        write_html(run.results, info, reports[1], secrets=run.secrets)
-        print(summary_text(run.results, info, reports=reports), file=sys.stderr)
-        left = leftovers(run.console, run.settings.run_id)
-        if left:
-            raise LeftoversError(
-                f"The lane left resources of run {run.settings.run_id} behind: {', '.join(left)}"
-            )
-        if not run.results:
-            raise ZeroScenariosError(
-                f"The lane executed zero scenarios (tags: {info.lane}). A lane that runs nothing proves nothing: "
-                "check the tag expression and that the features carry the lane's tags."
-            )
+        paths = write_lane_reports(report, run.report_dir, secrets=run.secrets)
+        if run.link is None:
+            write_index(run.settings.artifacts_dir)
+        print(summary_text(report, reports=paths), file=sys.stderr)
+        if failures and run.link is None:
+            raise LaneFailed("; ".join(failure.kind for failure in failures))
     finally:
         stack: Stack | None = getattr(context, "stack", None)
         try:

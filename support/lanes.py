@@ -1,24 +1,106 @@
-"""Run a named lane: `python -m support.lanes pr [extra behave args...]`.
+"""Run a named lane: `python -m support.lanes LANE [--workers N] [--shard I/N] [--repeat N] [behave args...]`.
 
 The lane names and their tag expressions live in support/tags.py; the Makefile and CI call
-this so no lane is ever re-spelled in YAML.
+this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker processes
+(support/parallel): `--workers` (default `E2E_WORKERS`, `auto` = the CPU count, at most 4),
+`--shard I/N` for one CI machine's part of the lane, `--repeat N` to run each scenario N times
+(a scenario that fails once fails the run). Anything else goes to behave (`-n NAME`, a
+`file:line`, ...); `--dry-run` lists what the lane selects without running it.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from behave.__main__ import main as behave_main
 
+from support.parallel.coordinator import lane_folder, plan_lane, run_pool
+from support.parallel.schedule import Shard
+from support.settings import Settings, SettingsError, load_settings
 from support.tags import LANES, behave_args
+
+USAGE = (
+    f"usage: python -m support.lanes {{{','.join(LANES)}}} [--workers N|auto] [--shard I/N] [--repeat N] "
+    "[behave args...]"
+)
+EXIT_USAGE = 2
+
+
+@dataclass(frozen=True)
+class LaneArgs:
+    lane: str
+    workers: str | None  # None: E2E_WORKERS
+    shard: Shard | None
+    repeat: int
+    behave_args: tuple[str, ...]
+
+
+def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
+    """Our three options, anywhere on the line (`--opt V` or `--opt=V`); the rest is behave's, in order."""
+    if not argv or argv[0] not in LANES:
+        raise ValueError(USAGE)
+    ours: dict[str, str] = {}
+    rest: list[str] = []
+    items = iter(argv[1:])
+    for item in items:
+        name, equals, value = item.partition("=")
+        if name in ("--workers", "--shard", "--repeat"):
+            if not equals:
+                value = next(items, "")
+            if not value:
+                raise ValueError(f"{name} needs a value\n{USAGE}")
+            ours[name] = value
+        else:
+            rest.append(item)
+    repeat = ours.get("--repeat", "1")
+    if not repeat.isdigit() or int(repeat) < 1:
+        raise ValueError(f"--repeat {repeat!r}: expected a count >= 1")
+    shard = Shard.parse(ours["--shard"]) if "--shard" in ours else None
+    return LaneArgs(argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest))
+
+
+def resolve_workers(settings: Settings, requested: str | None) -> int:
+    """`--workers` wins over E2E_WORKERS; validated like the setting."""
+    if requested is None:
+        return settings.worker_count()
+    return settings.model_copy(update={"workers": _checked_workers(requested)}).worker_count()
+
+
+def _checked_workers(requested: str) -> str | int:
+    try:
+        return load_settings({"E2E_WORKERS": requested}, env_file=None).workers
+    except SettingsError as error:
+        raise ValueError(str(error).replace("E2E_WORKERS", "--workers")) from None
+
+
+def fresh_lane_folder(settings: Settings, lane: str) -> None:
+    """Each lane run starts from an empty `artifacts/<lane>/`: evidence of an earlier run would mislead."""
+    shutil.rmtree(lane_folder(settings, lane), ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in LANES:
-        print(f"usage: python -m support.lanes {{{','.join(LANES)}}} [behave args...]", file=sys.stderr)
-        return 2
-    lane, extra = argv[0], argv[1:]
-    return behave_main([*behave_args(lane), *extra])
+    try:
+        args = parse_lane_args(argv)
+        settings = load_settings()
+        workers = resolve_workers(settings, args.workers)
+    except (ValueError, SettingsError) as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    if "--dry-run" in args.behave_args or "-d" in args.behave_args:
+        return behave_main([*behave_args(args.lane), *args.behave_args])  # lists, runs nothing
+    if settings.start_agent_backend:
+        print(
+            "E2E_START_AGENT_BACKEND=1 is the post-merge orchestrator's job: run "
+            "`E2E_START_AGENT_BACKEND=1 make post-merge ARGS='...'`.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    fresh_lane_folder(settings, args.lane)
+    plan = plan_lane(args.lane, args.behave_args, shard=args.shard, repeat=args.repeat)
+    return run_pool(plan, settings, workers=workers)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +28,20 @@ from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixe
 
 class ServiceStartError(RuntimeError):
     """A service did not become ready; the message points at its log."""
+
+
+def die_with_parent(argv: Sequence[str], signum: signal.Signals = signal.SIGTERM) -> list[str]:
+    """`argv` wrapped so the kernel sends `signum` to the child when its parent dies.
+
+    atexit cannot help a parent killed with SIGKILL; this can, so a killed worker or lane never
+    leaves a console, runtime or browser behind. util-linux's `setpriv` sets it and then execs
+    the command (no `preexec_fn`, which is unsafe beside threads). The parent is the *thread*
+    that started the child: start children from the main thread.
+    """
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise ServiceStartError("setpriv (Debian/Ubuntu package util-linux) is needed to start services")
+    return [setpriv, f"--pdeathsig={signum.name.removeprefix('SIG')}", "--", *argv]
 
 
 @dataclass
@@ -63,20 +78,43 @@ def _copy_stdout(
     ready.set()
 
 
-def start_service(
+@dataclass
+class Launch:
+    """A started service that has not announced readiness yet: launch several, then wait for all."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    started: float
+    ready: threading.Event
+    found: list[bytes]
+
+    def wait(self, timeout_s: float = 20.0) -> Service:
+        if not self.ready.wait(timeout_s) or not self.found:
+            self.process.kill()
+            raise ServiceStartError(
+                f"{self.name} did not print its ready line within {timeout_s:.0f}s "
+                f"(exit code {self.process.poll()}); see {self.log_path}"
+            )
+        url = json.loads(self.found[0])["url"]
+        return Service(self.name, url, self.process, self.log_path, time.monotonic() - self.started)
+
+
+def launch_service(
     name: str,
     argv: Sequence[str],
     *,
     ready_prefix: str,
     log_path: Path,
     env: Mapping[str, str] | None = None,
-    timeout_s: float = 20.0,
-) -> Service:
+) -> Launch:
+    """Start a service without waiting for it. Call from the main thread: the service dies with
+    the thread that started it (see `die_with_parent`)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("ab")
     started = time.monotonic()
     process = subprocess.Popen(
-        list(argv),
+        die_with_parent(argv),
         stdout=subprocess.PIPE,
         stderr=log,
         stdin=subprocess.DEVNULL,
@@ -93,14 +131,19 @@ def start_service(
         name=f"{name}-stdout",
         daemon=True,
     ).start()
-    if not ready.wait(timeout_s) or not found:
-        process.kill()
-        raise ServiceStartError(
-            f"{name} did not print its ready line within {timeout_s:.0f}s "
-            f"(exit code {process.poll()}); see {log_path}"
-        )
-    url = json.loads(found[0])["url"]
-    return Service(name, url, process, log_path, time.monotonic() - started)
+    return Launch(name, process, log_path, started, ready, found)
+
+
+def start_service(
+    name: str,
+    argv: Sequence[str],
+    *,
+    ready_prefix: str,
+    log_path: Path,
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = 20.0,
+) -> Service:
+    return launch_service(name, argv, ready_prefix=ready_prefix, log_path=log_path, env=env).wait(timeout_s)
 
 
 @retry(

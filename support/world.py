@@ -95,6 +95,9 @@ class World:
     browser_context: BrowserContext
     page: Page
     name_counter: Iterator[int]  # shared by the worker: names never repeat across scenarios
+    # Shared by the worker: name -> the scenario that made it, so a leftover names its creator.
+    creators: dict[str, str]
+    scenario_label: str  # `file:line "name"` of this scenario
     # The replay server's scope for this scenario; only @external-model/@external-tool scenarios have one.
     replay: ReplayControl | None = None
     cleanup: Cleanup = field(default_factory=Cleanup)
@@ -104,9 +107,11 @@ class World:
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
-        return e2e_name(
+        name = e2e_name(
             label, run_id=self.settings.run_id, worker_id=self.settings.worker_id, counter=self.name_counter
         )
+        self.creators[name] = self.scenario_label
+        return name
 
     def track(self, kind: ResourceKind, resource_id: str, remove: Callable[[], None], label: str) -> None:
         self.cleanup.track(kind, resource_id, remove, label)

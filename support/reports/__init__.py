@@ -1,23 +1,41 @@
-"""Lane results and their writers (JSON, self-contained HTML, end-of-lane summary).
+"""Lane results and their writers (JSON, self-contained HTML, JUnit, end-of-lane summary), and merging.
 
-Product-agnostic: the hooks convert behave's model into these results. Every writer passes
-free text through `redact` with the secrets the caller knows.
+Product-agnostic: the hooks and the worker pool convert behave's model into these results.
+Every writer passes free text through `redact` with the secrets the caller knows.
 """
 
 from support.reports.html_report import write_html
-from support.reports.json_report import read_json, write_json
-from support.reports.model import RunInfo, ScenarioResult, ScenarioStatus, StepResult
+from support.reports.json_report import read_json, scenario_from_dict, scenario_to_dict, write_json
+from support.reports.junit_report import write_junit
+from support.reports.lane import merge_reports, write_index, write_lane_reports, zero_scenarios_failure
+from support.reports.model import (
+    LaneFailure,
+    LaneReport,
+    RunInfo,
+    ScenarioResult,
+    ScenarioStatus,
+    StepResult,
+)
 from support.reports.redact import redact
 from support.reports.summary import summary_text
 
 __all__ = [
+    "LaneFailure",
+    "LaneReport",
     "RunInfo",
     "ScenarioResult",
     "ScenarioStatus",
     "StepResult",
+    "merge_reports",
     "read_json",
     "redact",
+    "scenario_from_dict",
+    "scenario_to_dict",
     "summary_text",
     "write_html",
+    "write_index",
     "write_json",
+    "write_junit",
+    "write_lane_reports",
+    "zero_scenarios_failure",
 ]

@@ -13,7 +13,15 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from support.reports.model import STATUS_ORDER, RunInfo, ScenarioResult, StepResult, status_counts
+from support.reports.model import (
+    STATUS_ORDER,
+    LaneFailure,
+    LaneReport,
+    RunInfo,
+    ScenarioResult,
+    StepResult,
+    status_counts,
+)
 from support.reports.redact import redact
 
 _EVIDENCE_LABELS = {"trace": "Playwright trace", "html": "page HTML", "console": "console log"}
@@ -33,11 +41,12 @@ details.scenario.ok { border-left-color: #2da44e; } details.scenario.bad { borde
 details.scenario.skipped, details.scenario.untested { border-left-color: #8c959f; }
 summary { padding: .4rem .7rem; cursor: pointer; }
 .status { font-weight: 600; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
-.where, .duration, .tags { color: #57606a; margin-left: .5rem; }
+.where, .duration, .tags, .worker { color: #57606a; margin-left: .5rem; }
 .body { padding: 0 1rem 1rem; }
 pre.error { background: #fff5f5; border: 1px solid #ffcecb; padding: .6rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 ol.steps { padding-left: 1.5rem; } li.step.bad { color: #cf222e; font-weight: 600; }
 li.step.skipped, li.step.untested { color: #8c959f; }
+section.lane-failures { border: 1px solid #ffcecb; border-left: 6px solid #cf222e; border-radius: 4px; padding: 0 1rem; margin: .4rem 0; }
 img.screenshot { max-width: 100%; border: 1px solid #d0d7de; }
 """
 
@@ -57,10 +66,9 @@ document.querySelectorAll("nav button").forEach(function (button) {
 """
 
 
-def write_html(
-    results: Sequence[ScenarioResult], run: RunInfo, path: Path, *, secrets: Iterable[str] = ()
-) -> None:
+def write_html(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -> None:
     known = list(secrets)
+    run, results = report.run, report.results
     failed = [result for result in results if result.failed]
     stages = ", ".join(f"{escape(name)} {seconds:.2f}s" for name, seconds in run.stage_durations.items())
     parts = [
@@ -76,6 +84,7 @@ def write_html(
         f'<button type="button" data-filter="all" aria-pressed="true">All ({len(results)})</button>',
         f'<button type="button" data-filter="failed" aria-pressed="false">Failed ({len(failed)})</button>',
         "</nav></header><main>",
+        _lane_failures(report.lane_failures, known),
         *(_scenario(index, result, path.parent, known) for index, result in enumerate(results)),
         f"</main><script>{_SCRIPT}</script></body></html>",
     ]
@@ -84,10 +93,27 @@ def write_html(
 
 
 def _meta(run: RunInfo) -> str:
+    shard = f" · shard {escape(run.shard)}" if run.shard else ""
     return (
-        f"lane <code>{escape(run.lane)}</code> · run <code>{escape(run.run_id)}</code>"
-        f" · target <code>{escape(run.base_url or 'n/a')}</code> · started {escape(run.started_at)}"
-        f" · {run.duration_s:.1f}s"
+        f"lane <code>{escape(run.lane)}</code>{shard} · run <code>{escape(run.run_id)}</code>"
+        f" · target <code>{escape(run.base_url or 'n/a')}</code> · {run.workers} worker(s)"
+        f" · started {escape(run.started_at)} · {run.duration_s:.1f}s"
+    )
+
+
+def _lane_failures(failures: Sequence[LaneFailure], secrets: list[str]) -> str:
+    if not failures:
+        return ""
+    items = "".join(
+        f'<li><span class="status">{escape(failure.kind)}</span>'
+        f'<pre class="error">{escape(redact(failure.message, secrets))}</pre>'
+        + (f"<p>Fix: {escape(redact(failure.fix, secrets))}</p>" if failure.fix else "")
+        + "</li>"
+        for failure in failures
+    )
+    return (
+        '<section class="lane-failures" aria-labelledby="lane-failures-heading">'
+        f'<h2 id="lane-failures-heading">Lane failures ({len(failures)})</h2><ul>{items}</ul></section>'
     )
 
 
@@ -108,6 +134,8 @@ def _scenario(index: int, result: ScenarioResult, report_dir: Path, secrets: lis
         f"<strong>{escape(result.feature_name)}: {escape(result.name)}</strong>"
         f'<code class="where">{escape(result.location)}</code>'
         f'<span class="tags">{escape(" ".join(result.tags))}</span>'
+        f'<span class="worker">{escape(result.worker_id)}'
+        f"{f' · attempt {result.attempt}' if result.attempt > 1 else ''}</span>"
         f'<span class="duration">{result.duration_s:.2f}s</span></summary>'
     )
     body: list[str] = []

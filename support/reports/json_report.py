@@ -1,47 +1,50 @@
-"""Machine-readable results (`report.json`), for tools and dashboards."""
+"""Machine-readable results (`report.json`), for tools, dashboards and merging shards.
+
+It holds everything the other reports are made from, so `read_json` + the writers rebuild the
+HTML and JUnit reports of a merged run.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from support.reports.model import RunInfo, ScenarioResult, StepResult
+from support.reports.model import LaneFailure, LaneReport, RunInfo, ScenarioResult, StepResult
 from support.reports.redact import redact
 
 
-def write_json(
-    results: Sequence[ScenarioResult], run: RunInfo, path: Path, *, secrets: Iterable[str] = ()
-) -> None:
+def write_json(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -> None:
     known = list(secrets)
     document = {
-        "run": {
-            "lane": run.lane,
-            "run_id": run.run_id,
-            "base_url": run.base_url,
-            "started_at": run.started_at,
-            "duration_s": run.duration_s,
-            "stage_durations": dict(run.stage_durations),
-        },
-        "scenarios": [_scenario(result, known) for result in results],
+        "run": asdict(report.run),
+        "lane_failures": [
+            {key: _redacted(value, known) for key, value in asdict(failure).items()}
+            for failure in report.lane_failures
+        ],
+        # Evidence paths relative to the report, so a downloaded or merged folder still finds them.
+        "scenarios": [scenario_to_dict(result, known, relative_to=path.parent) for result in report.results],
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def read_json(path: Path) -> tuple[list[ScenarioResult], RunInfo]:
+def read_json(path: Path) -> LaneReport:
     document = json.loads(path.read_text(encoding="utf-8"))
-    results = [
-        ScenarioResult(
-            **{**scenario, "steps": [StepResult(**step) for step in scenario["steps"]]},
-        )
-        for scenario in document["scenarios"]
-    ]
-    return results, RunInfo(**document["run"])
+    return LaneReport(
+        run=RunInfo(**document["run"]),
+        results=[scenario_from_dict(scenario, relative_to=path.parent) for scenario in document["scenarios"]],
+        lane_failures=[LaneFailure(**failure) for failure in document.get("lane_failures", [])],
+    )
 
 
-def _scenario(result: ScenarioResult, secrets: list[str]) -> dict[str, Any]:
+def scenario_to_dict(
+    result: ScenarioResult, secrets: Iterable[str] = (), *, relative_to: Path | None = None
+) -> dict[str, Any]:
+    known = list(secrets)
     return {
         "feature_name": result.feature_name,
         "feature_path": result.feature_path,
@@ -50,10 +53,24 @@ def _scenario(result: ScenarioResult, secrets: list[str]) -> dict[str, Any]:
         "tags": list(result.tags),
         "status": result.status,
         "duration_s": result.duration_s,
-        "steps": [_step(step, secrets) for step in result.steps],
-        "error": _redacted(result.error, secrets),
-        "evidence": {key: str(path) for key, path in result.evidence.items()},
+        "steps": [_step(step, known) for step in result.steps],
+        "error": _redacted(result.error, known),
+        "evidence": {
+            key: os.path.relpath(path, relative_to) if relative_to else str(path)
+            for key, path in result.evidence.items()
+        },
+        "worker_id": result.worker_id,
+        "attempt": result.attempt,
     }
+
+
+def scenario_from_dict(scenario: dict[str, Any], *, relative_to: Path | None = None) -> ScenarioResult:
+    evidence = {
+        key: os.path.normpath(relative_to / path) if relative_to else path
+        for key, path in scenario.get("evidence", {}).items()
+    }
+    steps = [StepResult(**step) for step in scenario["steps"]]
+    return ScenarioResult(**{**scenario, "steps": steps, "evidence": evidence})
 
 
 def _step(step: StepResult, secrets: list[str]) -> dict[str, Any]:

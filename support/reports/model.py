@@ -37,6 +37,8 @@ class ScenarioResult:
     error: str | None = None
     # e.g. "screenshot", "trace", "html", "console" -> file path
     evidence: Mapping[str, Path] = field(default_factory=dict)
+    worker_id: str = "w0"
+    attempt: int = 1  # 1..N with --repeat N
 
     def __post_init__(self) -> None:
         # Callers pass lists and strings; normalising makes results compare equal after a JSON
@@ -65,6 +67,34 @@ class RunInfo:
     started_at: str  # ISO 8601
     duration_s: float
     stage_durations: Mapping[str, float] = field(default_factory=dict)
+    workers: int = 1
+    shard: str | None = None  # "I/N" when the run is one shard of the lane
+
+
+@dataclass(frozen=True)
+class LaneFailure:
+    """A failure of the lane as a whole, not of one scenario: leftovers, zero scenarios, a dead worker."""
+
+    kind: str  # e.g. "leftovers", "zero-scenarios", "worker-died"
+    message: str
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class LaneReport:
+    """Everything one lane run (or one shard, or their merge) reports."""
+
+    run: RunInfo
+    results: Sequence[ScenarioResult]
+    lane_failures: Sequence[LaneFailure] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "results", tuple(self.results))
+        object.__setattr__(self, "lane_failures", tuple(self.lane_failures))
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.lane_failures) or any(result.failed for result in self.results)
 
 
 def status_counts(results: Iterable[ScenarioResult]) -> list[tuple[str, int]]:

@@ -12,7 +12,7 @@ import secrets
 import string
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr
@@ -64,12 +64,26 @@ def new_run_id() -> str:
     return "".join(secrets.choice(string.ascii_lowercase + string.digits) for _ in range(8))
 
 
+MAX_AUTO_WORKERS = 4
+MAX_WORKERS = 16
+
+
+def _workers(value: object) -> object:
+    text = str(value).strip()
+    if text == "auto":
+        return text
+    if not text.isdigit() or not 1 <= int(text) <= MAX_WORKERS:
+        raise ValueError(f"expected `auto` or a whole number from 1 to {MAX_WORKERS}")
+    return int(text)
+
+
 EnvBool = Annotated[bool, BeforeValidator(_parse_bool)]
 HttpUrl = Annotated[str, AfterValidator(_url("http", "https"))]
 WsUrl = Annotated[str, AfterValidator(_url("ws", "wss"))]
 Port = Annotated[int, Field(ge=1, le=65535)]
 NonEmpty = Annotated[str, Field(min_length=1)]
 ApiKey = Annotated[SecretStr, AfterValidator(_trimmed)]
+Workers = Annotated[Literal["auto"] | int, BeforeValidator(_workers)]
 
 
 def var(

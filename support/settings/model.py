@@ -7,6 +7,7 @@ Reading the values (environment, `.env`) and turning pydantic's errors into ours
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -16,11 +17,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from support.naming import RUN_ID_PATTERN, WORKER_ID_PATTERN
 from support.settings.fields import (
+    MAX_AUTO_WORKERS,
     ApiKey,
     EnvBool,
     HttpUrl,
     NonEmpty,
     Port,
+    Workers,
     WsUrl,
     executable,
     new_run_id,
@@ -141,22 +144,22 @@ class Settings(BaseSettings):
         meaning="Fallback for `E2E_AGENT_BACKEND_URL`",
         accepts="an http(s) URL",
     )
-    agent_backend_port: Port = var(
+    agent_backend_port: Port | None = var(
         "E2E_AGENT_BACKEND_PORT",
-        5050,
-        meaning="Port of the locally started agent runtime",
+        meaning="Pins the port of the locally started agent runtime (one worker only)",
         accepts="a port, 1 to 65535",
+        shown_default="unset (a free port)",
     )
     shellctl_base_url: HttpUrl | None = var(
         "E2E_SHELLCTL_URL",
         meaning="Existing shellctl sandbox to use",
         accepts="an http(s) URL",
     )
-    shellctl_port: Port = var(
+    shellctl_port: Port | None = var(
         "E2E_SHELLCTL_PORT",
-        5004,
-        meaning="Port of the locally started shellctl",
+        meaning="Pins the port of the locally started shellctl (one worker only)",
         accepts="a port, 1 to 65535",
+        shown_default="unset (a free port)",
     )
     model_mode: Literal["replay", "record", "live"] = var(
         "E2E_MODEL_MODE",
@@ -206,6 +209,19 @@ class Settings(BaseSettings):
         "E2E_RECORDED_FROM",
         meaning="`recorded_from` label written into cassettes in `record` mode (default: the upstream's host)",
         accepts="a short label, e.g. `reference-model`",
+    )
+    workers: Workers = var(
+        "E2E_WORKERS",
+        "auto",
+        meaning="Worker processes of a lane run (`python -m support.lanes`); `auto` is the CPU count, at most 4",
+        accepts="`auto` or an integer from 1 to 16",
+    )
+    cpu_throttle: Annotated[float, Field(ge=1, le=20)] = var(
+        "E2E_CPU_THROTTLE",
+        1.0,
+        meaning="Slow every page's CPU down by this factor (Chromium DevTools), to flush out races",
+        accepts="a number from 1 (off) to 20",
+        shown_default="1",
     )
     golden: Literal["check", "refresh"] = var(
         "E2E_GOLDEN",
@@ -265,17 +281,15 @@ class Settings(BaseSettings):
         return self
 
     def agent_backend_url(self) -> str | None:
-        """Explicit URL, else the locally started runtime, else None (no runtime available)."""
-        explicit = self.agent_backend_base_url or self.legacy_agent_backend_url
-        if explicit:
-            return explicit
-        return f"http://127.0.0.1:{self.agent_backend_port}" if self.start_agent_backend else None
+        """The runtime behave talks to (the orchestrator passes the one it started), else None."""
+        return self.agent_backend_base_url or self.legacy_agent_backend_url
 
     def shellctl_url(self) -> str | None:
-        """Explicit URL, else the locally started shellctl, else None (not probed)."""
-        if self.shellctl_base_url:
-            return self.shellctl_base_url
-        return f"http://127.0.0.1:{self.shellctl_port}" if self.start_agent_backend else None
+        """The shellctl behave probes (the orchestrator passes the one it started), else None."""
+        return self.shellctl_base_url
+
+    def worker_count(self) -> int:
+        return min(os.cpu_count() or 1, MAX_AUTO_WORKERS) if self.workers == "auto" else self.workers
 
     def secret_values(self) -> set[str]:
         """Every secret value, for report redaction."""

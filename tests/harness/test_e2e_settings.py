@@ -32,7 +32,8 @@ def test_defaults_need_no_configuration() -> None:
     assert (settings.headed, settings.slow_mo_ms, settings.timeout_ms) == (False, 0, 10000)
     assert (settings.trace, settings.model_mode, settings.golden) == ("on-failure", "replay", "check")
     assert (settings.stable_model_name, settings.decision_model_name) == ("gpt-4o-mini", "gpt-4o")
-    assert (settings.agent_backend_port, settings.shellctl_port, settings.seed_timeout_s) == (5050, 5004, 180)
+    assert (settings.agent_backend_port, settings.shellctl_port, settings.seed_timeout_s) == (None, None, 180)
+    assert (settings.workers, settings.cpu_throttle) == ("auto", 1.0)
     assert settings.agent_backend_url() is None and settings.shellctl_url() is None
 
 
@@ -182,16 +183,27 @@ def test_live_mode_with_provider_is_valid() -> None:
     assert settings.model_mode == "live"
 
 
-def test_runtime_urls_resolve_explicit_then_started_then_none() -> None:
+def test_runtime_urls_resolve_explicit_then_legacy_then_none() -> None:
     explicit = load(E2E_AGENT_BACKEND_URL="http://runtime:1/", AGENT_BACKEND_BASE_URL="http://legacy:2")
     assert explicit.agent_backend_url() == "http://runtime:1"
     assert load(AGENT_BACKEND_BASE_URL="http://legacy:2").agent_backend_url() == "http://legacy:2"
     assert load(E2E_SHELLCTL_URL="http://shell:3").shellctl_url() == "http://shell:3"
+    # Started services reach behave as explicit URLs (ci/post_merge.py); a pinned port alone names none.
     started = load(E2E_START_AGENT_BACKEND="1", E2E_AGENT_BACKEND_PORT="6000", E2E_SHELLCTL_PORT="6001")
-    assert (started.agent_backend_url(), started.shellctl_url()) == (
-        "http://127.0.0.1:6000",
-        "http://127.0.0.1:6001",
-    )
+    assert (started.agent_backend_url(), started.shellctl_url()) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("value", "count"), [("1", 1), ("3", 3), ("16", 16), ("auto", min(os.cpu_count() or 1, 4))]
+)
+def test_workers_are_a_count_or_auto_capped_at_four(value: str, count: int) -> None:
+    assert load(E2E_WORKERS=value).worker_count() == count
+
+
+@pytest.mark.parametrize("value", ["0", "17", "two", "-1"])
+def test_a_bad_worker_count_names_the_variable(value: str) -> None:
+    with pytest.raises(SettingsError, match=r"E2E_WORKERS=.* is invalid: expected `auto` or a whole number"):
+        load(E2E_WORKERS=value)
 
 
 def test_dotenv_fills_only_what_the_environment_does_not_set(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from support.api.console import ConsoleClient, sign_in
-from support.audit import leftovers
+from support.audit import leftover_failure, leftovers
 from support.stack import Service, console_command, start_service, wait_healthy
 
 
@@ -31,10 +31,21 @@ def test_resources_named_for_the_run_are_reported(console: ConsoleClient) -> Non
     console.create_agent("Hand-made agent")
 
     assert sorted(leftovers(console, "audit1")) == [
-        "agent E2E-audit1-w0-forgotten-agent-1",
-        "dataset E2E-audit1-w1-forgotten-dataset-2",
+        ("agent", "E2E-audit1-w0-forgotten-agent-1"),
+        ("dataset", "E2E-audit1-w1-forgotten-dataset-2"),
     ]
+    # A worker audits only its own names: another worker may still be using its resources.
+    assert leftovers(console, "audit1", "w1") == [("dataset", "E2E-audit1-w1-forgotten-dataset-2")]
+    failure = leftover_failure(
+        console, "audit1", "w0", {"E2E-audit1-w0-forgotten-agent-1": 'features/a.feature:3 "Makes an agent"'}
+    )
+    assert failure is not None and failure.kind == "leftovers"
+    assert 'agent E2E-audit1-w0-forgotten-agent-1 (created by features/a.feature:3 "Makes an agent")' in (
+        failure.message
+    )
+    assert failure.fix is not None and "world.register_cleanup" in failure.fix
 
     console.delete_agent(agent.id)
     console.delete_dataset(dataset.id)
     assert leftovers(console, "audit1") == []
+    assert leftover_failure(console, "audit1", "w0", {}) is None

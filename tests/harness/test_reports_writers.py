@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from support.reports import (
+    LaneFailure,
+    LaneReport,
     RunInfo,
     ScenarioResult,
     StepResult,
@@ -78,13 +80,14 @@ def evidence_dir(tmp_path: Path) -> Path:
 def test_json_round_trips(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "artifacts" / "report.json"
     written = results(evidence_dir)
-    write_json(written, RUN, path)
-    assert read_json(path) == (written, RUN)
+    failures = [LaneFailure("leftovers", "agent E2E-x left behind", "register a cleanup")]
+    write_json(LaneReport(RUN, written, failures), path)
+    assert read_json(path) == LaneReport(RUN, written, failures)
 
 
 def test_html_is_self_contained_with_embedded_screenshot(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "artifacts" / "report.html"
-    write_html(results(evidence_dir), RUN, path)
+    write_html(LaneReport(RUN, results(evidence_dir)), path)
     html = path.read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html, re.IGNORECASE)
     assert "<link" not in html and "@import" not in html and "url(" not in html
@@ -93,7 +96,7 @@ def test_html_is_self_contained_with_embedded_screenshot(tmp_path: Path, evidenc
 
 def test_html_links_evidence_relative_to_the_report(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "artifacts" / "report.html"
-    write_html(results(evidence_dir), RUN, path)
+    write_html(LaneReport(RUN, results(evidence_dir)), path)
     html = path.read_text()
     assert 'href="scenarios/refresh-keeps-instructions/trace.zip"' in html
     assert f"playwright show-trace {evidence_dir / 'trace.zip'}" in html
@@ -103,7 +106,7 @@ def test_html_links_evidence_relative_to_the_report(tmp_path: Path, evidence_dir
 
 def test_html_summary_filters_and_expanded_failures(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "report.html"
-    write_html(results(evidence_dir), RUN, path)
+    write_html(LaneReport(RUN, results(evidence_dir)), path)
     html = path.read_text()
     assert '<span class="count passed">1 passed</span> <span class="count failed">1 failed</span>' in html
     assert 'data-filter="all" aria-pressed="true">All (2)' in html
@@ -117,7 +120,7 @@ def test_html_summary_filters_and_expanded_failures(tmp_path: Path, evidence_dir
 
 def test_html_escapes_text(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "report.html"
-    write_html(results(evidence_dir, error="<script>alert(1)</script>"), RUN, path)
+    write_html(LaneReport(RUN, results(evidence_dir, error="<script>alert(1)</script>")), path)
     html = path.read_text()
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
 
@@ -125,7 +128,7 @@ def test_html_escapes_text(tmp_path: Path, evidence_dir: Path) -> None:
 def test_html_notes_a_missing_screenshot(tmp_path: Path, evidence_dir: Path) -> None:
     (evidence_dir / "screenshot.png").unlink()
     path = tmp_path / "report.html"
-    write_html(results(evidence_dir), RUN, path)
+    write_html(LaneReport(RUN, results(evidence_dir)), path)
     assert "Screenshot missing" in path.read_text()
 
 
@@ -138,8 +141,8 @@ LEAKS = ("hunter2-secret", "app-ABCDEFGHIJKLMNOPQRST", "sk-proj_12345678", "eyJh
 
 def test_writers_redact_errors(tmp_path: Path, evidence_dir: Path) -> None:
     written = results(evidence_dir, error=SECRET_ERROR)
-    write_json(written, RUN, tmp_path / "report.json", secrets={"hunter2-secret"})
-    write_html(written, RUN, tmp_path / "report.html", secrets={"hunter2-secret"})
+    write_json(LaneReport(RUN, written), tmp_path / "report.json", secrets={"hunter2-secret"})
+    write_html(LaneReport(RUN, written), tmp_path / "report.html", secrets={"hunter2-secret"})
     for name in ("report.json", "report.html"):
         text = (tmp_path / name).read_text()
         assert "[REDACTED]" in text
@@ -164,7 +167,7 @@ def test_redact_leaves_ordinary_words_alone() -> None:
 
 
 def test_summary_counts_failures_and_reports(evidence_dir: Path) -> None:
-    text = summary_text(results(evidence_dir), RUN, reports=[Path("artifacts/report.html")])
+    text = summary_text(LaneReport(RUN, results(evidence_dir)), reports=[Path("artifacts/report.html")])
     assert text.splitlines() == [
         "lane @core (run ab12cd34): 2 scenarios: 1 passed, 1 failed in 42.5s",
         "failed:",
@@ -174,17 +177,17 @@ def test_summary_counts_failures_and_reports(evidence_dir: Path) -> None:
 
 
 def test_summary_of_an_empty_lane() -> None:
-    assert summary_text([], RUN) == "lane @core (run ab12cd34): 0 scenarios: none ran in 42.5s"
+    assert summary_text(LaneReport(RUN, [])) == "lane @core (run ab12cd34): 0 scenarios: none ran in 42.5s"
 
 
 def test_html_shows_a_step_error_once_unless_it_differs(tmp_path: Path, evidence_dir: Path) -> None:
     written = results(evidence_dir, error="AssertionError: expected Saved")
-    write_html(written, RUN, tmp_path / "same.html")
+    write_html(LaneReport(RUN, written), tmp_path / "same.html")
     assert (tmp_path / "same.html").read_text().count("AssertionError: expected Saved") == 1
     hygiene = [
         *written[:1],
         replace(written[1], error="AssertionError: expected Saved\nuncaught page error: boom"),
     ]
-    write_html(hygiene, RUN, tmp_path / "differs.html")
+    write_html(LaneReport(RUN, hygiene), tmp_path / "differs.html")
     html = (tmp_path / "differs.html").read_text()
     assert html.count("AssertionError: expected Saved") == 2 and "uncaught page error: boom" in html

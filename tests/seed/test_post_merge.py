@@ -22,7 +22,17 @@ PID = re.compile(r"\(pid (\d+)")
 
 
 def environ(artifacts: Path, **variables: str) -> dict[str, str]:
-    return {"PATH": os.environ["PATH"], "E2E_ARTIFACTS_DIR": str(artifacts), "E2E_TRACE": "off", **variables}
+    return {
+        "PATH": os.environ["PATH"],
+        "E2E_ARTIFACTS_DIR": str(artifacts),
+        "E2E_TRACE": "off",
+        "E2E_WORKERS": "1",
+        **variables,
+    }
+
+
+def worker_folder(artifacts: Path, worker: str = "w1") -> Path:
+    return artifacts / "post-merge" / "workers" / worker
 
 
 def process_groups_alive(pgids: set[int]) -> list[str]:
@@ -68,18 +78,19 @@ def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(tmp_pa
     result = run_orchestrator(env)
     output = result.stdout + result.stderr
     assert result.returncode == EXIT_BLOCKED, output
-    assert "the lane does not run" in output and "behave started" not in output
-    assert not (tmp_path / "report.json").exists()  # behave never ran
-    report = json.loads((tmp_path / "seed-report" / "post-merge.json").read_text())
+    assert "the lane does not run" in output and "scenario run(s) on" not in output
+    assert not (tmp_path / "post-merge" / "report.json").exists()  # the lane never ran
+    folder = worker_folder(tmp_path)
+    report = json.loads((folder / "seed-report" / "post-merge.json").read_text())
     assert report["results"][0]["status"] == "blocked"
     assert {"replay.log", "shellctl.log", "runtime.log", "console.log"} <= {
-        path.name for path in (tmp_path / "services").iterdir()
+        path.name for path in (folder / "services").iterdir()
     }
-    assert "startup stages: replay" in output and "seed" in output
+    assert "startup stages: w1 replay" in output and "seed" in output
     pids = started_pids(output)
     assert len(pids) == 4, output
     assert process_groups_alive(pids) == []
-    logs = [path.read_text() for path in (tmp_path / "services").iterdir()]
+    logs = [path.read_text() for path in (folder / "services").iterdir()]
     assert all("sk-e2e-orchestrator-test-KEY" not in text for text in [output, *logs])
 
 
@@ -108,17 +119,28 @@ def test_sigterm_tears_everything_down(tmp_path: Path) -> None:
     assert process_groups_alive(pids) == []
 
 
-def test_the_lane_runs_against_the_started_services_and_its_status_is_the_exit_code(tmp_path: Path) -> None:
-    # No scenario has this name, so behave runs zero scenarios, which the lane gate fails.
-    result = run_orchestrator(environ(tmp_path), "--name", "^no scenario is called this$", "--no-junit")
+def test_a_lane_that_selects_nothing_fails_the_gate_without_starting_a_stack(tmp_path: Path) -> None:
+    result = run_orchestrator(environ(tmp_path), "--name", "^no scenario is called this$")
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
-    assert "executed zero scenarios" in output
-    console = re.search(r"console ready in \S+ at (\S+)", output)
-    assert console is not None and f"target {console[1]} (E2E_BASE_URL)" in output
-    assert json.loads((tmp_path / "seed-report" / "post-merge.json").read_text())["blocked"] == 0
+    assert "executed zero scenarios" in output and " ready in " not in output
+    report = json.loads((tmp_path / "post-merge" / "report.json").read_text())
+    assert [failure["kind"] for failure in report["lane_failures"]] == ["zero-scenarios"]
+
+
+def test_the_lane_runs_against_the_started_services_and_its_status_is_the_exit_code(tmp_path: Path) -> None:
+    result = run_orchestrator(environ(tmp_path), "--name", "^The roster shows the published version$")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "1 scenarios: 1 passed" in output
+    console = re.search(r"w1 console ready in \S+ at (\S+)", output)
+    worker_log = (worker_folder(tmp_path) / "behave.log").read_text()
+    assert console is not None and f"target {console[1]} (E2E_BASE_URL)" in worker_log
+    assert (
+        json.loads((worker_folder(tmp_path) / "seed-report" / "post-merge.json").read_text())["blocked"] == 0
+    )
     pids = started_pids(output)
-    assert len(pids) == 3, output  # replay, console, behave
+    assert len(pids) == 3, output  # replay, console, the worker
     assert process_groups_alive(pids) == []
 
 

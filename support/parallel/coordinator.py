@@ -1,0 +1,390 @@
+"""Run one lane over N worker processes and report it as one lane run.
+
+The coordinator selects the lane's scenarios with behave's own rules, orders them longest first
+(or takes one shard of them), and hands them out one at a time to workers that ask. Each worker
+is a behave process with its own worker id, embedded console or stack, browser and replay scope.
+Results stream back as scenarios finish, so a failure is printed the moment it happens and a
+worker killed mid-lane loses nothing but the scenario it held, which is reported as such. The
+lane's reports, zero-scenario gate and lane failures speak for all workers together.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from multiprocessing.connection import Connection, Listener
+from pathlib import Path
+from typing import Any
+
+from support.parallel.link import (
+    LANE_FAILURE,
+    NEXT,
+    POOL_ADDRESS,
+    POOL_WORKER,
+    RESULT,
+    Assignment,
+    receive,
+    send,
+)
+from support.parallel.schedule import Estimates, Shard, load_durations
+from support.parallel.selection import select_scenarios
+from support.reports import (
+    LaneFailure,
+    LaneReport,
+    RunInfo,
+    ScenarioResult,
+    scenario_from_dict,
+    summary_text,
+    write_index,
+    write_lane_reports,
+    zero_scenarios_failure,
+)
+from support.settings import Settings
+from support.stack import die_with_parent
+from support.tags import behave_args
+
+# After SIGTERM, a worker's own teardown (reports, browser, console) gets this long.
+WORKER_GRACE_S = 30.0
+_LOG_TAIL_LINES = 15
+
+WorkerEnv = Callable[[str], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class LanePlan:
+    lane: str
+    behave_args: tuple[str, ...]  # the lane's tag expression plus the caller's arguments
+    assignments: tuple[Assignment, ...]  # longest first
+    shard: Shard | None = None
+
+    def worker_count(self, requested: int) -> int:
+        """No more workers than scenarios: an idle worker would only pay for its start-up."""
+        return min(requested, len(self.assignments))
+
+
+def plan_lane(
+    lane: str,
+    extra_args: Sequence[str] = (),
+    *,
+    shard: Shard | None = None,
+    repeat: int = 1,
+    durations: Mapping[str, float] | None = None,
+) -> LanePlan:
+    if repeat < 1:
+        raise ValueError(f"--repeat {repeat}: expected a count >= 1")
+    args = (*behave_args(lane), *extra_args)
+    estimates = Estimates(load_durations() if durations is None else durations)
+    refs = select_scenarios(args)
+    if shard is not None:
+        refs = estimates.shard(refs, shard)
+    ordered = estimates.longest_first(refs)
+    assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
+    return LanePlan(lane, args, assignments, shard)
+
+
+@dataclass
+class _Dispatch:
+    """The queue and what each worker holds; shared by the connection threads."""
+
+    queue: deque[Assignment]
+    on_result: Callable[[ScenarioResult], None]
+    holding: dict[str, Assignment | None] = field(default_factory=dict)
+    results: list[ScenarioResult] = field(default_factory=list)
+    lane_failures: list[LaneFailure] = field(default_factory=list)
+    unanswered: list[tuple[str, Assignment]] = field(default_factory=list)
+    stopping: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, worker_id: str) -> Assignment | None:
+        with self.lock:
+            previous = self.holding.get(worker_id)
+            if previous is not None:  # asked for more without a result: its hooks failed
+                self.unanswered.append((worker_id, previous))
+            assignment = self.queue.popleft() if self.queue and not self.stopping else None
+            self.holding[worker_id] = assignment
+            return assignment
+
+    def finish(self, worker_id: str, scenario: dict[str, Any]) -> None:
+        result = scenario_from_dict(scenario)
+        with self.lock:
+            self.results.append(result)
+            self.holding[worker_id] = None
+        self.on_result(result)
+
+    def serve(self, connection: Connection) -> None:
+        with connection:
+            while True:
+                try:
+                    kind, worker_id, *payload = receive(connection)
+                except (EOFError, OSError):
+                    return  # the worker exited (or died): the main thread accounts for it
+                try:
+                    self._handle(connection, kind, worker_id, payload)
+                except Exception as error:  # noqa: BLE001 - a lost message must fail the lane, not a thread
+                    with self.lock:
+                        self.lane_failures.append(
+                            LaneFailure(
+                                "pool-protocol", f"could not handle {kind!r} from {worker_id}: {error!r}"
+                            )
+                        )
+
+    def _handle(self, connection: Connection, kind: str, worker_id: str, payload: list[Any]) -> None:
+        if kind == NEXT:
+            assignment = self.take(worker_id)
+            send(connection, None if assignment is None else assignment.to_json())
+        elif kind == RESULT:
+            self.finish(worker_id, payload[0])
+        elif kind == LANE_FAILURE:
+            with self.lock:
+                self.lane_failures.append(LaneFailure(**payload[0]))
+        else:
+            raise ValueError(f"unknown message kind {kind!r}")
+
+
+@dataclass
+class _Worker:
+    id: str
+    process: subprocess.Popen[bytes]
+    folder: Path
+
+    @property
+    def log(self) -> Path:
+        return self.folder / "behave.log"
+
+    def log_tail(self) -> str:
+        try:
+            lines = self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(lines[-_LOG_TAIL_LINES:])
+
+
+def lane_folder(settings: Settings, lane: str) -> Path:
+    return settings.artifacts_dir / lane
+
+
+def run_pool(
+    plan: LanePlan,
+    settings: Settings,
+    *,
+    workers: int,
+    worker_env: WorkerEnv = lambda worker_id: {},
+    stage_durations: Mapping[str, float] | None = None,
+) -> int:
+    """Runs the plan on `workers` processes; writes the lane's reports; returns the exit code."""
+    started_at, clock = datetime.now(UTC), time.monotonic()
+    folder = lane_folder(settings, plan.lane)
+    count = plan.worker_count(workers)
+    printer = _Printer()
+    dispatch = _Dispatch(deque(plan.assignments), printer.result)
+    print(
+        f"[lanes] {plan.lane}: {len(plan.assignments)} scenario run(s)"
+        f"{f' (shard {plan.shard})' if plan.shard else ''} on {count} worker(s); logs in {folder}/workers/",
+        file=sys.stderr,
+        flush=True,
+    )
+    interrupted: list[int] = []
+    with tempfile.TemporaryDirectory(prefix="e2e-pool-") as private:
+        address = str(Path(private) / "pool.sock")
+        with Listener(address, family="AF_UNIX") as listener:
+            threading.Thread(target=_accept, args=(listener, dispatch), daemon=True).start()
+            pool = [
+                _spawn(f"w{index}", plan, address, folder / "workers" / f"w{index}", settings, worker_env)
+                for index in range(1, count + 1)
+            ]
+            if pool:
+                started = ", ".join(f"{worker.id} (pid {worker.process.pid})" for worker in pool)
+                print(f"[lanes] workers started: {started}", file=sys.stderr, flush=True)
+            with _forwarding_signals(pool, dispatch, interrupted):
+                for worker in pool:
+                    worker.process.wait()
+    failures = [*dispatch.lane_failures, *_accounting(pool, dispatch)]
+    if not dispatch.results and not failures and not interrupted:
+        failures.append(zero_scenarios_failure(plan.lane))
+    report = LaneReport(
+        RunInfo(
+            lane=plan.lane,
+            run_id=settings.run_id,
+            base_url=settings.base_url or "embedded, one console per worker",
+            started_at=started_at.isoformat(),
+            duration_s=time.monotonic() - clock,
+            stage_durations=dict(stage_durations or {}),
+            workers=count,
+            shard=str(plan.shard) if plan.shard else None,
+        ),
+        sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt)),
+        failures,
+    )
+    secrets = settings.secret_values()
+    paths = write_lane_reports(report, folder, secrets=secrets)
+    write_index(settings.artifacts_dir)
+    print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
+    if interrupted:
+        return 128 + interrupted[0]
+    return 1 if report.failed else 0
+
+
+def _accept(listener: Listener, dispatch: _Dispatch) -> None:
+    while True:
+        try:
+            connection = listener.accept()
+        except OSError:
+            return  # the listener closed: every worker has exited
+        threading.Thread(target=dispatch.serve, args=(connection,), daemon=True).start()
+
+
+def _spawn(
+    worker_id: str, plan: LanePlan, address: str, folder: Path, settings: Settings, worker_env: WorkerEnv
+) -> _Worker:
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "E2E_WORKER_ID": worker_id,
+        "E2E_RUN_ID": settings.run_id,  # one run id for the lane: the leftover audit reads it
+        **worker_env(worker_id),
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "support.parallel.worker",
+        *plan.behave_args,
+        "--define",
+        f"{POOL_ADDRESS}={address}",
+        "--define",
+        f"{POOL_WORKER}={worker_id}",
+    ]
+    with (folder / "behave.log").open("wb") as log:
+        # Its own session, so a terminal's Ctrl-C reaches only the coordinator, which forwards it;
+        # and it dies with the coordinator, so a killed lane leaves no worker behind.
+        process = subprocess.Popen(
+            die_with_parent(argv),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+    return _Worker(worker_id, process, folder)
+
+
+class _forwarding_signals:
+    """While workers run: the first SIGINT/SIGTERM stops handing out work and asks each worker to
+    finish its teardown; a worker still alive after the grace period is killed."""
+
+    def __init__(self, pool: list[_Worker], dispatch: _Dispatch, interrupted: list[int]) -> None:
+        self.pool, self.dispatch, self.interrupted = pool, dispatch, interrupted
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self.previous[signum] = signal.signal(signum, self._handle)
+
+    def __exit__(self, *_: object) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.interrupted:
+            return
+        self.interrupted.append(signum)
+        self.dispatch.stopping = True
+        print(f"[lanes] {signal.Signals(signum).name}: stopping the workers", file=sys.stderr, flush=True)
+        for worker in self.pool:
+            _signal_group(worker.process, signal.SIGTERM)
+        threading.Timer(WORKER_GRACE_S, self._kill).start()
+
+    def _kill(self) -> None:
+        for worker in self.pool:
+            _signal_group(worker.process, signal.SIGKILL)
+
+
+def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:
+            pass
+
+
+def _accounting(pool: Sequence[_Worker], dispatch: _Dispatch) -> list[LaneFailure]:
+    """What the workers' exits say: scenarios held by a dead worker, workers that never started,
+    scenarios nobody ran."""
+    failures: list[LaneFailure] = []
+    for worker_id, assignment in dispatch.unanswered:
+        dispatch.results.append(_unfinished(assignment, worker_id, "reported no result (a hook failed)"))
+    for worker in pool:
+        code = worker.process.returncode
+        how = f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with code {code}"
+        held = dispatch.holding.get(worker.id)
+        if held is not None:
+            dispatch.results.append(_unfinished(held, worker.id, f"{how} while running this scenario"))
+            failures.append(
+                LaneFailure(
+                    "worker-died",
+                    f"worker {worker.id} {how} while running {held.ref.location} {held.ref.name}.\n"
+                    f"Last lines of {worker.log}:\n{worker.log_tail()}",
+                    f"read {worker.log}; rerun the scenario alone: python -m support.lanes <lane> "
+                    f"{held.ref.location}",
+                )
+            )
+        elif worker.id not in dispatch.holding and code != 0:
+            failures.append(
+                LaneFailure(
+                    "worker-failed-to-start",
+                    f"worker {worker.id} {how} before running any scenario.\n"
+                    f"Last lines of {worker.log}:\n{worker.log_tail()}",
+                    f"read {worker.log}",
+                )
+            )
+    if dispatch.queue and not dispatch.stopping:
+        missed = "\n".join(f"  {a.ref.location} {a.ref.name}" for a in dispatch.queue)
+        failures.append(
+            LaneFailure(
+                "not-run",
+                f"{len(dispatch.queue)} scenario run(s) never ran, because no worker was left:\n{missed}",
+                "see the worker failures above",
+            )
+        )
+    return failures
+
+
+def _unfinished(assignment: Assignment, worker_id: str, why: str) -> ScenarioResult:
+    ref = assignment.ref
+    return ScenarioResult(
+        feature_name=ref.feature_path,
+        feature_path=ref.feature_path,
+        name=ref.name,
+        line=ref.line,
+        tags=(),
+        status="error",
+        duration_s=0.0,
+        steps=(),
+        error=f"worker {worker_id} {why}",
+        worker_id=worker_id,
+        attempt=assignment.attempt,
+    )
+
+
+class _Printer:
+    """One line per finished scenario, with the error of a failed one, as it happens."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def result(self, result: ScenarioResult) -> None:
+        attempt = f" (attempt {result.attempt})" if result.attempt > 1 else ""
+        head = f"[{result.worker_id}] {result.status:<7} {result.location} {result.name}{attempt}"
+        lines = [f"{head} ({result.duration_s:.1f}s)"]
+        if result.failed and result.error:
+            lines += [f"    {line}" for line in result.error.splitlines()]
+        with self._lock:
+            print("\n".join(lines), file=sys.stderr, flush=True)

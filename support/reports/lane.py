@@ -1,0 +1,101 @@
+"""A lane's report folder: write every report at once, merge shards, index the lanes of a run."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from html import escape
+from pathlib import Path
+
+from support.reports.html_report import write_html
+from support.reports.json_report import write_json
+from support.reports.junit_report import write_junit
+from support.reports.model import LaneFailure, LaneReport, RunInfo
+
+
+def write_lane_reports(report: LaneReport, folder: Path, *, secrets: Iterable[str] = ()) -> list[Path]:
+    """report.json, report.html and junit/ in `folder`; returns their paths for the summary."""
+    known = list(secrets)
+    write_json(report, folder / "report.json", secrets=known)
+    write_html(report, folder / "report.html", secrets=known)
+    write_junit(report, folder / "junit", secrets=known)
+    return [folder / "report.json", folder / "report.html", folder / "junit"]
+
+
+def zero_scenarios_failure(lane: str) -> LaneFailure:
+    return LaneFailure(
+        "zero-scenarios",
+        f"The lane executed zero scenarios (tags: {lane}). A lane that runs nothing proves nothing.",
+        "check the tag expression and that the features carry the lane's tags: "
+        f"`python -m support.lanes {lane} --dry-run` lists what it selects.",
+    )
+
+
+def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
+    """One report for a lane run as shards; the zero-scenario gate applies to the whole."""
+    if not reports:
+        raise ValueError("nothing to merge: give at least one report folder")
+    lanes = sorted({report.run.lane for report in reports})
+    if len(lanes) > 1:
+        raise ValueError(f"cannot merge reports of different lanes: {', '.join(lanes)}")
+    results = sorted(
+        (result for report in reports for result in report.results),
+        key=lambda result: (result.feature_path, result.line, result.attempt),
+    )
+    failures = [failure for report in reports for failure in report.lane_failures]
+    twice = [
+        location
+        for (location, _), count in Counter((r.location, r.attempt) for r in results).items()
+        if count > 1
+    ]
+    if twice:
+        failures.append(
+            LaneFailure(
+                "shard-overlap",
+                f"{len(twice)} scenario(s) ran in more than one shard: {', '.join(sorted(twice))}",
+                "shards must be disjoint: run every shard from the same commit and ci/durations.json",
+            )
+        )
+    if not results:
+        failures.append(zero_scenarios_failure(lanes[0]))
+    first = min(reports, key=lambda report: report.run.started_at).run
+    run = RunInfo(
+        lane=first.lane,
+        run_id=",".join(sorted({report.run.run_id for report in reports})),
+        base_url=first.base_url,
+        started_at=first.started_at,
+        duration_s=max(report.run.duration_s for report in reports),  # shards run side by side
+        stage_durations={},
+        workers=sum(report.run.workers for report in reports),
+    )
+    # A failure seen by two shards (e.g. the same leftover audit message) is reported once.
+    return LaneReport(run, results, list(dict.fromkeys(failures)))
+
+
+def write_index(artifacts_dir: Path) -> Path:
+    """artifacts/index.html: a link to every lane report in the folder, with its outcome."""
+    rows = []
+    for path in sorted(artifacts_dir.glob("*/report.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        statuses = Counter(scenario["status"] for scenario in document["scenarios"])
+        failures = len(document.get("lane_failures", []))
+        bad = failures or any(status not in ("passed", "skipped", "untested") for status in statuses)
+        counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items())) or "none ran"
+        if failures:
+            counts += f", {failures} lane failure(s)"
+        lane = path.parent.name
+        rows.append(
+            f'<tr><td><a href="{escape(lane)}/report.html">{escape(lane)}</a></td>'
+            f"<td>{'FAILED' if bad else 'passed'}</td><td>{escape(counts)}</td>"
+            f"<td>{escape(document['run']['started_at'])}</td></tr>"
+        )
+    index = artifacts_dir / "index.html"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_text(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acceptance lanes</title></head>'
+        "<body><h1>Acceptance lanes</h1><table><thead><tr><th>Lane</th><th>Outcome</th><th>Scenarios</th>"
+        f"<th>Started</th></tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n",
+        encoding="utf-8",
+    )
+    return index
