@@ -4,7 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes clean
+.PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes durations \
+	merge-reports clean
+
+# Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
+WORKERS ?=
+SHARD ?=
+REPEAT ?=
+LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)) $(if $(REPEAT),--repeat $(REPEAT))
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
@@ -15,17 +22,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
 
-## The PR lane (@core) against the embedded console.
+## The PR lane (@core) against the embedded console (one per worker).
 e2e: setup
-	$(BIN)/python -m support.lanes pr
+	$(BIN)/python -m support.lanes pr $(LANE_OPTS) $(ARGS)
 
 ## Everything CI gates on: unit tests, lint, the PR lane, then the post-merge lane with the
 ## runtime (replayed models: no key, no network).
 test: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m support.lanes pr
-	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge
+	$(BIN)/python -m support.lanes pr --workers auto
+	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
 
 unit: setup
 	$(BIN)/pytest
@@ -36,9 +43,9 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-## Any named lane: make lane LANE=post-merge
+## Any named lane: make lane LANE=full WORKERS=2
 lane: setup
-	$(BIN)/python -m support.lanes $(LANE)
+	$(BIN)/python -m support.lanes $(LANE) $(LANE_OPTS) $(ARGS)
 
 ## Seed the deployment at E2E_BASE_URL (and E2E_REPLAY_URL); exits 3 if a task is blocked.
 ## make seed PROFILE=prepared|external-runtime|post-merge  [SEED_ARGS=--dry-run]  (seed/README.md)
@@ -49,12 +56,20 @@ seed: setup
 ## The post-merge lane end to end: start services, strict seed, behave, tear down (ci/post_merge.py).
 ## Extra behave arguments: make post-merge ARGS=features/agent/publish.feature
 post-merge: setup
-	$(BIN)/python -m ci.post_merge $(ARGS)
+	$(BIN)/python -m ci.post_merge $(LANE_OPTS) $(ARGS)
 
 ## Re-record the cassettes and goldens of @external-model/@external-tool scenarios against the
 ## reference model (no key needed). Extra behave arguments: make record-cassettes ARGS=-n\ "..."
 record-cassettes: setup
 	$(BIN)/python -m ci.record_cassettes $(ARGS)
+
+## Rewrite ci/durations.json (longest-first scheduling, shards) from the last lanes' reports.
+durations: setup
+	$(BIN)/python -m support.parallel.schedule $(wildcard artifacts/pr/report.json artifacts/post-merge/report.json)
+
+## One report from shards' lane folders: make merge-reports LANE=pr SHARDS="shards/pr-shard-*"
+merge-reports: setup
+	$(BIN)/python -m support.reports merge $(SHARDS) --out artifacts/$(LANE)
 
 steps: setup
 	$(BIN)/behave --steps-catalog

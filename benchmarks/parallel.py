@@ -1,0 +1,45 @@
+"""Print each lane's wall time with 1 and 2 workers, their ratio, and CPU seconds per scenario.
+
+    .venv/bin/python benchmarks/parallel.py [--lanes pr,post-merge] [--rounds N]
+
+One run measures every configuration; with several rounds the configurations alternate, so the
+noise of a shared machine hits them alike, and the medians are printed. Figures only: nothing
+here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lane_runs import LaneRun, median_run, row, run_lane
+
+WORKER_COUNTS = (1, 2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--lanes", default="pr,post-merge")
+    parser.add_argument("--rounds", type=int, default=1)
+    args = parser.parse_args()
+    lanes = args.lanes.split(",")
+    runs: dict[tuple[str, int], list[LaneRun]] = {(lane, n): [] for lane in lanes for n in WORKER_COUNTS}
+    for _ in range(args.rounds):
+        for lane in lanes:
+            for workers in WORKER_COUNTS:
+                runs[lane, workers].append(run_lane(lane, workers))
+    for lane in lanes:
+        one, two = median_run(runs[lane, 1]), median_run(runs[lane, 2])
+        print(row(f"{lane}, 1 worker", one))
+        print(row(f"{lane}, 2 workers", two))
+        same = "same scenarios" if one.scenarios == two.scenarios else "DIFFERENT scenario counts"
+        print(f"{lane}: 2 workers are {one.wall_s / two.wall_s:.2f}x faster than 1 ({same})\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Print what recording failure evidence costs the PR lane: E2E_TRACE=on-failure against off.
+
+    .venv/bin/python benchmarks/trace_cost.py [--rounds N] [--workers N]
+
+`on-failure` records a Playwright trace of every scenario and keeps it only when the scenario
+fails, so its cost is paid by every passing scenario too. The two modes alternate within one run
+(same machine, same noise) and the medians are compared. Figures only: nothing asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lane_runs import LaneRun, median_run, row, run_lane
+
+MODES = ("off", "on-failure")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    runs: dict[str, list[LaneRun]] = {mode: [] for mode in MODES}
+    for _ in range(args.rounds):
+        for mode in MODES:
+            runs[mode].append(run_lane("pr", args.workers, {"E2E_TRACE": mode}))
+    off, on = median_run(runs["off"]), median_run(runs["on-failure"])
+    print(row("E2E_TRACE=off", off))
+    print(row("E2E_TRACE=on-failure", on))
+    print(
+        f"on-failure costs {100 * (on.wall_s / off.wall_s - 1):+.1f}% wall, "
+        f"{100 * (on.cpu_s / off.cpu_s - 1):+.1f}% CPU (median of {args.rounds} rounds)"
+    )
+
+
+if __name__ == "__main__":
+    main()
