@@ -252,7 +252,9 @@ def main(argv: list[str]) -> int:
             start_stacks(settings, workers, stages)
         with _stage(stages, "seed"), ThreadPoolExecutor(max_workers=count) as pool:
             seeds = list(pool.map(lambda worker: _seed(settings, worker), workers))
-        _announce("startup stages: " + ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items()))
+        _announce(
+            "startup stages: " + ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
+        )
         if EXIT_BLOCKED in seeds:
             _announce("a seed is blocked (see the table above): the lane does not run")
             return EXIT_BLOCKED

@@ -12,11 +12,11 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 
-def wait_until_loaded(page: Page) -> None:
+def wait_until_loaded(page: Page, timeout_ms: float | None = None) -> None:
+    """Returns once the page's <main> is no longer busy; fails after the action timeout."""
     if page.is_closed() or not page.url.startswith("http"):
         return
-    # A fresh locator each call: it also covers a navigation that is still committing.
     expect(
         page.locator('main[aria-busy="true"]'),
         "the page is still loading (its <main> stays aria-busy): a load request hung or a script failed",
-    ).to_have_count(0)
+    ).to_have_count(0, timeout=timeout_ms)
