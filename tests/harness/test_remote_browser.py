@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from support.browser import CHROMIUM_ARGS, SYSTEM_CHROMIUM_NAMES
+from support.stack import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = "Signing in with the admin credentials opens the agent roster"
@@ -34,18 +36,15 @@ def browser_server(tmp_path: Path) -> Iterator[str]:
     config.write_text(
         json.dumps({"executablePath": chromium, "port": port, "wsPath": "/pw", "args": CHROMIUM_ARGS})
     )
+    argv = [str(Path(sys.executable).parent / "playwright"), "launch-server", "--browser", "chromium"]
+    # Its own process group, stopped as a whole: the CLI runs the server (node) as a child,
+    # and the server owns the browser.
     server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "playwright"),
-            "launch-server",
-            "--browser",
-            "chromium",
-            "--config",
-            str(config),
-        ],
+        die_with_parent([*argv, "--config", str(config)]),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,
     )
     assert server.stdout is not None
     try:
@@ -57,7 +56,7 @@ def browser_server(tmp_path: Path) -> Iterator[str]:
             pytest.fail(f"playwright launch-server exited with {server.wait()}")
         yield f"ws://127.0.0.1:{port}/pw"
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
 
 
