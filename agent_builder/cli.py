@@ -16,6 +16,8 @@ from types import FrameType
 
 import uvicorn
 
+from agent_builder.settings import ConfigError
+
 logger = logging.getLogger("agent_builder")
 
 
@@ -72,8 +74,8 @@ def _run_console(args: argparse.Namespace) -> int:
     from agent_builder.console.config import ConsoleConfig
 
     try:
-        config = ConsoleConfig.from_env(args.db)
-    except ValueError as exc:
+        config = ConsoleConfig.load(db_path=args.db)
+    except ConfigError as exc:
         logger.error("%s", exc)
         return 2
     return serve("console", create_app(config), args.host, args.port)
@@ -84,8 +86,8 @@ def _run_runtime(args: argparse.Namespace) -> int:
     from agent_builder.runtime.config import RuntimeConfig
 
     try:
-        config = RuntimeConfig.from_env(retry_budget=args.retry_budget, shell_timeout_s=args.shell_timeout)
-    except ValueError as exc:
+        config = RuntimeConfig.load(retry_budget=args.retry_budget, shell_timeout_s=args.shell_timeout)
+    except ConfigError as exc:
         logger.error("%s", exc)
         return 2
     return serve("runtime", create_app(config), args.host, args.port)

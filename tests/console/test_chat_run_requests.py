@@ -307,18 +307,16 @@ def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
     assert (stopped["status"], stopped["content"]) == ("cancelled", "Partial")
 
 
-def test_chat_service_urls_are_validated_settings(tmp_path: Path) -> None:
-    config = ConsoleConfig.from_env(
-        tmp_path / "c.db",
-        {
-            "AGENT_BUILDER_RUNTIME_URL": "http://runtime:5050/",
-            "AGENT_BUILDER_INTERNAL_URL": "http://console:5001",
-        },
-    )
+def test_chat_service_urls_are_validated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_RUNTIME_URL", "http://runtime:5050/")
+    monkeypatch.setenv("AGENT_BUILDER_INTERNAL_URL", "http://console:5001")
+    monkeypatch.delenv("AGENT_BUILDER_SHELLCTL_URL", raising=False)
+    config = ConsoleConfig.load(db_path=tmp_path / "c.db")
     assert (config.runtime_url, config.shellctl_url, config.internal_url) == (
         "http://runtime:5050",
         None,
         "http://console:5001",
     )
+    monkeypatch.setenv("AGENT_BUILDER_SHELLCTL_URL", "localhost:5004")
     with pytest.raises(ValueError, match="AGENT_BUILDER_SHELLCTL_URL must be an http"):
-        ConsoleConfig.from_env(tmp_path / "c.db", {"AGENT_BUILDER_SHELLCTL_URL": "localhost:5004"})
+        ConsoleConfig.load(db_path=tmp_path / "c.db")

@@ -1,0 +1,106 @@
+"""The console's settings: `AGENT_BUILDER_*` variables, their defaults, and errors that name the
+variable and the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.settings import ConfigError
+
+_VARIABLES = (
+    "ADMIN_EMAIL",
+    "ADMIN_PASSWORD",
+    "PUBLIC_URL",
+    "RUNTIME_URL",
+    "SHELLCTL_URL",
+    "INTERNAL_URL",
+    "ENABLE_TEST_SEED",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_AGENT_FILE_BYTES",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _VARIABLES:
+        monkeypatch.delenv(f"AGENT_BUILDER_{name}", raising=False)
+
+
+def _defaults(db_path: Path) -> dict[str, object]:
+    return {
+        "db_path": db_path,
+        "admin_email": "admin@example.com",
+        "admin_password": "admin-password",
+        "public_url": None,
+        "runtime_url": None,
+        "shellctl_url": None,
+        "internal_url": None,
+        "enable_test_seed": False,
+        "max_document_bytes": 1_048_576,
+        "max_agent_file_bytes": 2_097_152,
+    }
+
+
+def test_defaults_without_variables(tmp_path: Path) -> None:
+    assert ConsoleConfig.load(db_path=tmp_path / "c.db").model_dump() == _defaults(tmp_path / "c.db")
+
+
+def test_empty_variables_count_as_unset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _VARIABLES:
+        monkeypatch.setenv(f"AGENT_BUILDER_{name}", "")
+    assert ConsoleConfig.load(db_path=tmp_path / "c.db").model_dump() == _defaults(tmp_path / "c.db")
+
+
+def test_variables_are_read_and_normalized(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_ADMIN_EMAIL", "owner@example.com")
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "https://agents.example.com/")
+    monkeypatch.setenv("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "2048")
+    monkeypatch.setenv("AGENT_BUILDER_ENABLE_TEST_SEED", "1")
+    config = ConsoleConfig.load(db_path=tmp_path / "c.db")
+    assert (config.admin_email, config.public_url, config.max_document_bytes, config.enable_test_seed) == (
+        "owner@example.com",
+        "https://agents.example.com",
+        2048,
+        True,
+    )
+
+
+@pytest.mark.parametrize("value", ["true", "yes", "0"])
+def test_only_1_enables_the_test_seed_router(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_ENABLE_TEST_SEED", value)
+    assert ConsoleConfig.load(db_path=tmp_path / "c.db").enable_test_seed is False
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("AGENT_BUILDER_RUNTIME_URL", "runtime:5050", "must be an http(s):// URL, got 'runtime:5050'"),
+        ("AGENT_BUILDER_INTERNAL_URL", "ftp://console", "must be an http(s):// URL, got 'ftp://console'"),
+        ("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "lots", "must be a positive integer, got 'lots'"),
+        ("AGENT_BUILDER_MAX_AGENT_FILE_BYTES", "0", "must be a positive integer, got '0'"),
+    ],
+)
+def test_an_invalid_variable_is_named_with_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError) as error:
+        ConsoleConfig.load(db_path=tmp_path / "c.db")
+    assert str(error.value).startswith(f"{variable} {expected}. Fix: set {variable} to ")
+    assert "or unset it (default: " in str(error.value)
+
+
+def test_every_invalid_variable_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_RUNTIME_URL", "nope")
+    monkeypatch.setenv("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "-1")
+    with pytest.raises(ConfigError) as error:
+        ConsoleConfig.load(db_path=tmp_path / "c.db")
+    assert [line.split(" ", 1)[0] for line in str(error.value).splitlines()] == [
+        "AGENT_BUILDER_RUNTIME_URL",
+        "AGENT_BUILDER_MAX_DOCUMENT_BYTES",
+    ]
