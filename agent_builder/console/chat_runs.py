@@ -15,9 +15,9 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
+from httpx_sse import EventSource
 from pydantic import BaseModel, SecretStr
 from starlette.concurrency import run_in_threadpool
 
@@ -148,20 +148,20 @@ class ChatRun:
 
     async def _relay(self) -> _Outcome:
         try:
-            async for name, data in _read_events(self._response):
-                match name:
+            async for event in EventSource(self._response).aiter_sse():
+                match event.event:
                     case "message.delta":
-                        delta = MessageDeltaEvent.model_validate(data)
+                        delta = MessageDeltaEvent.model_validate_json(event.data)
                         self.text += delta.text
                         self._items.put_nowait(delta)
                     case "tool.call":
-                        call = ToolCallEvent.model_validate(data)
+                        call = ToolCallEvent.model_validate_json(event.data)
                         self._tool_calls[call.id] = ToolCallRecord(
                             **call.model_dump(), output=None, is_error=False
                         )
                         self._items.put_nowait(call)
                     case "tool.result":
-                        result = ToolResultEvent.model_validate(data)
+                        result = ToolResultEvent.model_validate_json(event.data)
                         if call_record := self._tool_calls.get(result.id):
                             self._tool_calls[result.id] = call_record.model_copy(
                                 update={"output": result.output, "is_error": result.is_error}
@@ -170,29 +170,18 @@ class ChatRun:
                     case "retry":
                         self.retries += 1
                     case "run.completed":
-                        completed = _RunCompleted.model_validate(data)
+                        completed = _RunCompleted.model_validate_json(event.data)
                         return _Outcome("completed", completed.message, usage=completed.usage)
                     case "run.failed":
-                        failed = _RunFailed.model_validate(data)
+                        failed = _RunFailed.model_validate_json(event.data)
                         return _Outcome("failed", self.text, error=_failure(failed.code, failed.status))
                     case "run.cancelled":
-                        return _Outcome("cancelled", _RunCancelled.model_validate(data).partial_message)
+                        return _Outcome(
+                            "cancelled", _RunCancelled.model_validate_json(event.data).partial_message
+                        )
             return _Outcome("failed", self.text, error=_failure("runtime_unavailable"))
         finally:
             await self._response.aclose()
-
-
-async def _read_events(response: httpx.Response) -> AsyncIterator[tuple[str, Any]]:
-    """(event name, parsed data) of a `text/event-stream` body."""
-    name, data = "", []
-    async for line in response.aiter_lines():
-        if line.startswith("event:"):
-            name = line.removeprefix("event:").strip()
-        elif line.startswith("data:"):
-            data.append(line.removeprefix("data:").removeprefix(" "))
-        elif not line and name:
-            yield name, json.loads("\n".join(data))
-            name, data = "", []
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from httpx_sse import EventSource
 
 # Identifies this call site to the provider side (the suite's record/replay keys on it).
 MODEL_CALLER = "agent"
@@ -71,14 +72,13 @@ async def stream_chat(
 async def _read_stream(response: httpx.Response, on_text: Callable[[str], None], api_key: str) -> Completion:
     completion = Completion()
     calls: dict[int, ToolCallRequest] = {}
-    async for line in response.aiter_lines():
-        if not line.startswith("data:"):
-            continue  # blank separators, `event:` lines, `:` keep-alive comments
-        data = line[5:].strip()
-        if data == "[DONE]":
+    async for event in EventSource(response).aiter_sse():
+        if not event.data:
+            continue  # an event without data (the decoder already drops `:` keep-alive comments)
+        if event.data.strip() == "[DONE]":
             break
         try:
-            chunk = json.loads(data)
+            chunk = json.loads(event.data)
         except ValueError:
             raise ProviderError("The model provider sent a malformed stream chunk.", None, False) from None
         if error := chunk.get("error"):
