@@ -24,10 +24,9 @@ from starlette.concurrency import run_in_threadpool
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.console.errors import ApiError
-from agent_builder.console.schemas import (
-    AgentConfig,
+from agent_builder.console.schemas.agents import AgentConfig
+from agent_builder.console.schemas.chat import (
     ChatMessage,
-    ErrorResponse,
     MessageDeltaEvent,
     MessageStatus,
     ToolCallEvent,
@@ -35,6 +34,7 @@ from agent_builder.console.schemas import (
     ToolResultEvent,
     Usage,
 )
+from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import conversations, providers, tools
 from agent_builder.console.services.agents import PublishedAgent
 from agent_builder.console.services.conversations import Source

@@ -22,7 +22,7 @@ import pytest
 from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY, FakeProvider
 
 from agent_builder.console.db import Database
-from agent_builder.console.schemas import DatasetCreate
+from agent_builder.console.schemas.knowledge import DatasetCreate
 from agent_builder.console.services import knowledge
 
 READY = "AGENT_BUILDER_READY "

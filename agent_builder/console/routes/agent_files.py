@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, File, UploadFile
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import ConfigDep, DbDep, clean_file_name, errors, read_upload
-from agent_builder.console.schemas import AgentFile, AgentFileList
+from agent_builder.console.schemas.agent_files import AgentFile, AgentFileList
 from agent_builder.console.services import agent_files
 
 router = APIRouter(

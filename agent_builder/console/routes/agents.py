@@ -6,8 +6,7 @@ from fastapi import APIRouter, Depends, Query
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, OriginDep, errors
-from agent_builder.console.schemas import (
-    MAX_INT,
+from agent_builder.console.schemas.agents import (
     Access,
     AccessUpdate,
     AgentCreate,
@@ -15,12 +14,12 @@ from agent_builder.console.schemas import (
     AgentList,
     AgentUpdate,
     Draft,
-    DraftInvalidResponse,
     DraftUpdate,
     PublishedVersionList,
     PublishResult,
-    RevisionConflictResponse,
 )
+from agent_builder.console.schemas.base import MAX_INT
+from agent_builder.console.schemas.errors import DraftInvalidResponse, RevisionConflictResponse
 from agent_builder.console.services import agents
 
 router = APIRouter(

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Depends
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import ApiKeyCreate, ApiKeyCreated, ApiKeyList
+from agent_builder.console.schemas.api_keys import ApiKeyCreate, ApiKeyCreated, ApiKeyList
 from agent_builder.console.services import api_keys
 
 router = APIRouter(

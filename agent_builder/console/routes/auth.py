@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from agent_builder.console import auth
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import LoginRequest, LoginResponse, Me
+from agent_builder.console.schemas.auth import LoginRequest, LoginResponse, Me
 
 router = APIRouter(prefix="/console/api", tags=["auth"], responses=errors(422))
 AdminEmail = Annotated[str, Depends(auth.require_admin)]

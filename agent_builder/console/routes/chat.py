@@ -18,7 +18,7 @@ from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.public import load_web_app_agent
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import (
+from agent_builder.console.schemas.chat import (
     AnswerEvent,
     AppInfo,
     AppParameters,
@@ -26,7 +26,6 @@ from agent_builder.console.schemas import (
     ChatMessageList,
     ChatMessageRequest,
     ChatMessageResponse,
-    ErrorResponse,
     MessageDeltaEvent,
     MessageEndEvent,
     MessageStartEvent,
@@ -36,6 +35,7 @@ from agent_builder.console.schemas import (
     WebAppMessageRequest,
     WebAppStreamEvent,
 )
+from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import agents, api_keys, conversations
 
 # Documented inside event streams only, so app.py adds them to the OpenAPI components itself.

@@ -11,7 +11,7 @@ from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError
 from agent_builder.console.indexing import IndexingWorker
-from agent_builder.console.schemas import ErrorResponse, ValidationErrorResponse
+from agent_builder.console.schemas.errors import ErrorResponse, ValidationErrorResponse
 
 
 def _db(request: Request) -> Database:

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Query
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import (
+from agent_builder.console.schemas.knowledge import (
     Dataset,
     DatasetCreate,
     DatasetList,

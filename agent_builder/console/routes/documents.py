@@ -15,7 +15,7 @@ from agent_builder.console.routes.common import (
     errors,
     read_upload,
 )
-from agent_builder.console.schemas import Document, DocumentList, SegmentList
+from agent_builder.console.schemas.knowledge import Document, DocumentList, SegmentList
 from agent_builder.console.services import knowledge
 
 router = APIRouter(

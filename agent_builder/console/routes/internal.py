@@ -11,7 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from agent_builder.console.chat_runs import KNOWLEDGE_RETRIEVE_PATH, ChatRuns
 from agent_builder.console.errors import ApiError
 from agent_builder.console.routes.common import DbDep
-from agent_builder.console.schemas import InternalRetrieveRequest, RetrieveResponse
+from agent_builder.console.schemas.knowledge import InternalRetrieveRequest, RetrieveResponse
 from agent_builder.console.services import knowledge
 
 router = APIRouter(include_in_schema=False)

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
 from agent_builder.console.routes.common import OriginDep
-from agent_builder.console.schemas import Health
+from agent_builder.console.schemas.meta import Health
 
 router = APIRouter()
 

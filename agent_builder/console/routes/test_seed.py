@@ -7,7 +7,7 @@ from fastapi import APIRouter, Depends
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import SeedConversationCreated, SeedConversationRequest
+from agent_builder.console.schemas.seeding import SeedConversationCreated, SeedConversationRequest
 from agent_builder.console.services import conversations
 
 router = APIRouter(

@@ -4,7 +4,12 @@ from fastapi import APIRouter, Depends
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas import ToolCredential, ToolCredentialCreate, ToolCredentialList, ToolList
+from agent_builder.console.schemas.tools import (
+    ToolCredential,
+    ToolCredentialCreate,
+    ToolCredentialList,
+    ToolList,
+)
 from agent_builder.console.services import tools
 
 router = APIRouter(

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas import AgentFile
+from agent_builder.console.schemas.agent_files import AgentFile
 
 # The content type is derived from the extension: what the browser claims is not trusted.
 CONTENT_TYPES = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from agent_builder.console.db import Database, like_pattern, new_id, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas import (
+from agent_builder.console.schemas.agents import (
     Access,
     AccessUpdate,
     AgentConfig,

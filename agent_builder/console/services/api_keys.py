@@ -9,7 +9,7 @@ import sqlite3
 
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.console.errors import not_found
-from agent_builder.console.schemas import ApiKey, ApiKeyCreated
+from agent_builder.console.schemas.api_keys import ApiKey, ApiKeyCreated
 
 SECRET_PREFIX = "app-"
 DEFAULT_KEY_NAME = "API key"

@@ -10,13 +10,9 @@ from pydantic import TypeAdapter
 
 from agent_builder.console.db import Database, new_id, to_timestamp
 from agent_builder.console.errors import not_found
-from agent_builder.console.schemas import (
-    ChatMessage,
-    ErrorResponse,
-    SeedConversationRequest,
-    ToolCallRecord,
-    Usage,
-)
+from agent_builder.console.schemas.chat import ChatMessage, ToolCallRecord, Usage
+from agent_builder.console.schemas.errors import ErrorResponse
+from agent_builder.console.schemas.seeding import SeedConversationRequest
 
 # Each surface sees only its own conversations: a web app visitor cannot read service API chats.
 Source = Literal["web_app", "service_api"]

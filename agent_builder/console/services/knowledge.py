@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 
 from agent_builder.console.db import Database, like_pattern, new_id, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas import (
+from agent_builder.console.schemas.knowledge import (
     Dataset,
     DatasetCreate,
     DatasetUpdate,

@@ -12,7 +12,7 @@ import httpx
 
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas import Model, Provider, ProviderCreate, ProviderUpdate
+from agent_builder.console.schemas.model_providers import Model, Provider, ProviderCreate, ProviderUpdate
 from agent_builder.console.services.masking import mask_secret
 
 VALIDATION_TIMEOUT_SECONDS = 10.0

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas import Tool, ToolCredential, ToolCredentialCreate, ToolName
+from agent_builder.console.schemas.tools import Tool, ToolCredential, ToolCredentialCreate, ToolName
 from agent_builder.console.services.masking import mask_secret
 
 

@@ -1,0 +1,144 @@
+"""The public surfaces: web app and service API requests, stored messages, and the events of
+their reply streams."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import StringConstraints
+
+from agent_builder.console.schemas.base import RequestModel, ResourceId, ResponseModel
+from agent_builder.console.schemas.errors import ErrorResponse
+
+Query = Annotated[str, StringConstraints(min_length=1, max_length=10000)]
+
+
+class WebAppMessageRequest(RequestModel):
+    query: Query
+    conversation_id: ResourceId | None = None
+
+
+class ChatMessageRequest(RequestModel):
+    query: Query
+    response_mode: Literal["blocking", "streaming"]
+    conversation_id: ResourceId | None = None
+    user: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+MessageRole = Literal["user", "assistant"]
+MessageStatus = Literal["completed", "failed", "cancelled"]
+
+
+class Usage(ResponseModel):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ToolCallRecord(ResponseModel):
+    """One tool call of a reply and its result (`output` is null when the run ended first)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] | str
+    output: str | None
+    is_error: bool
+
+
+class ChatMessage(ResponseModel):
+    """A stored message. User messages are always `completed`; an assistant message is `failed`
+    (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise."""
+
+    id: str
+    conversation_id: str
+    role: MessageRole
+    content: str
+    status: MessageStatus
+    error: ErrorResponse | None
+    tool_calls: list[ToolCallRecord]
+    retries: int
+    usage: Usage | None
+    agent_version: int | None
+    created_at: datetime
+
+
+class ChatMessageList(ResponseModel):
+    data: list[ChatMessage]
+
+
+class ChatMessageResponse(ResponseModel):
+    """The service API's blocking answer (a run that did not complete is an error instead)."""
+
+    conversation_id: str
+    message_id: str
+    answer: str
+    status: Literal["completed"]
+    usage: Usage
+    tool_calls: list[ToolCallRecord]
+
+
+# Server-sent events: each is `event: <event>` and `data: <data as one line of JSON>`.
+
+
+class MessageStartEvent(ResponseModel):
+    conversation_id: str
+    message_id: str
+
+
+class MessageDeltaEvent(ResponseModel):
+    text: str
+
+
+class ToolCallEvent(ResponseModel):
+    id: str
+    name: str
+    arguments: dict[str, Any] | str
+
+
+class ToolResultEvent(ResponseModel):
+    id: str
+    name: str
+    output: str
+    is_error: bool
+
+
+class AnswerEvent(ResponseModel):
+    answer: str
+
+
+class MessageEndEvent(ResponseModel):
+    conversation_id: str
+    message_id: str
+    usage: Usage
+
+
+class WebAppStreamEvent(ResponseModel):
+    """One event of the web app's reply stream: `message_start` (MessageStartEvent), then
+    `message_delta` (MessageDeltaEvent), `tool_call` (ToolCallEvent) and `tool_result`
+    (ToolResultEvent) as they happen, and last `message_end` (the stored ChatMessage, whatever its
+    status) or `error` (ErrorResponse: the reply could not be stored)."""
+
+    event: Literal["message_start", "message_delta", "tool_call", "tool_result", "message_end", "error"]
+    data: (
+        MessageStartEvent | MessageDeltaEvent | ToolCallEvent | ToolResultEvent | ChatMessage | ErrorResponse
+    )
+
+
+class ServiceApiStreamEvent(ResponseModel):
+    """One event of the service API's streaming answer: `message` (AnswerEvent: the next piece
+    of the answer), `tool_call` (ToolCallEvent), `tool_result` (ToolResultEvent), and last
+    `message_end` (MessageEndEvent) or `error` (ErrorResponse: the run failed)."""
+
+    event: Literal["message", "tool_call", "tool_result", "message_end", "error"]
+    data: AnswerEvent | ToolCallEvent | ToolResultEvent | MessageEndEvent | ErrorResponse
+
+
+class AppInfo(ResponseModel):
+    name: str
+    description: str
+
+
+class AppParameters(ResponseModel):
+    opening_statement: str
+    suggested_questions: list[str]

@@ -1,0 +1,34 @@
+"""The test seeding router's bodies (mounted only when enabled)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, StringConstraints
+
+from agent_builder.console.schemas.base import RequestModel, ResourceId, ResponseModel
+
+
+class SeedMessage(RequestModel):
+    role: Literal["user", "assistant"]
+    content: Annotated[str, StringConstraints(max_length=10000)]
+
+
+def _as_utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("Date is out of range.") from None
+
+
+class SeedConversationRequest(RequestModel):
+    agent_id: ResourceId
+    created_at: Annotated[datetime, AfterValidator(_as_utc)]
+    messages: Annotated[list[SeedMessage], Field(min_length=1, max_length=100)]
+
+
+class SeedConversationCreated(ResponseModel):
+    id: str
