@@ -7,6 +7,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from agent_builder.agent_parameters import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    DEFAULT_TOP_K,
+    MaxTokens,
+    ScoreThreshold,
+    Temperature,
+    TopK,
+)
+
 ToolName = Literal["sandbox_shell", "json_replace", "knowledge_search", "web_search"]
 _URL = r"^https?://\S+$"
 
@@ -24,8 +34,8 @@ class ModelSettings(_Model):
 
 
 class Parameters(_Model):
-    temperature: float = Field(default=0.7, ge=0, le=2)
-    max_tokens: int = Field(default=1024, ge=1, le=32000)
+    temperature: Temperature = DEFAULT_TEMPERATURE
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS
 
 
 class ToolSetting(_Model):
@@ -35,8 +45,8 @@ class ToolSetting(_Model):
 
 class KnowledgeSettings(_Model):
     dataset_ids: list[str] = []
-    top_k: int = Field(default=3, ge=1, le=10)
-    score_threshold: float | None = Field(default=None, ge=0, le=1)
+    top_k: TopK = DEFAULT_TOP_K
+    score_threshold: ScoreThreshold | None = None
 
 
 class AgentSnapshot(_Model):

@@ -7,6 +7,15 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
+from agent_builder.agent_parameters import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    DEFAULT_TOP_K,
+    MaxTokens,
+    ScoreThreshold,
+    Temperature,
+    TopK,
+)
 from agent_builder.console.schemas.base import (
     MAX_INT,
     Description,
@@ -24,8 +33,8 @@ class AgentModelRef(RequestModel):
 
 
 class ModelParameters(RequestModel):
-    temperature: float = Field(default=0.7, ge=0, le=2)
-    max_tokens: int = Field(default=1024, ge=1, le=32000)
+    temperature: Temperature = DEFAULT_TEMPERATURE
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS
 
 
 class AgentTool(RequestModel):
@@ -40,8 +49,8 @@ def _unique(values: list[Any], what: str) -> None:
 
 class KnowledgeSettings(RequestModel):
     dataset_ids: Annotated[list[ResourceId], Field(max_length=50)] = []
-    top_k: int = Field(default=3, ge=1, le=10)
-    score_threshold: float | None = Field(default=None, ge=0, le=1)
+    top_k: TopK = DEFAULT_TOP_K
+    score_threshold: ScoreThreshold | None = None
 
     @model_validator(mode="after")
     def _distinct_datasets(self) -> KnowledgeSettings:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
+from agent_builder.agent_parameters import ScoreThreshold
 from agent_builder.console.schemas.base import Description, Name, RequestModel, ResourceId, ResponseModel
 
 IndexingStatus = Literal["waiting", "indexing", "completed", "error"]
@@ -68,7 +69,7 @@ class SegmentUpdate(RequestModel):
 class RetrieveRequest(RequestModel):
     query: Annotated[str, StringConstraints(min_length=1, max_length=2000)]
     top_k: int = Field(default=3, ge=1, le=20)
-    score_threshold: float | None = Field(default=None, ge=0, le=1)
+    score_threshold: ScoreThreshold | None = None
 
 
 class RetrievalRecord(ResponseModel):
