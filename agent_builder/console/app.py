@@ -14,7 +14,7 @@ from pydantic.json_schema import models_json_schema
 
 from agent_builder.console.auth import ensure_admin
 from agent_builder.console.body_limit import BodyLimitMiddleware
-from agent_builder.console.chat_runs import ChatRuns
+from agent_builder.console.chat_runs.runs import ChatRuns
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database
 from agent_builder.console.errors import install_error_handlers

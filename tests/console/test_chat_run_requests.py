@@ -23,8 +23,8 @@ from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KE
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from agent_builder.console import chat_runs
 from agent_builder.console.app import create_app
+from agent_builder.console.chat_runs import runs as chat_runs
 from agent_builder.console.config import ConsoleConfig
 from support.replay.server import BackgroundServer
 from tests.console.chat_stack import Event, publish_agent, read_events, site_token

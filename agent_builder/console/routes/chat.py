@@ -13,7 +13,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from agent_builder.console.chat_runs import ChatRun, ChatRuns, RunEnd, RunUpdate
+from agent_builder.console.chat_runs.relay import ChatRun, RunEnd, RunUpdate
+from agent_builder.console.chat_runs.runs import ChatRuns
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.public import load_web_app_agent

@@ -8,7 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from agent_builder.console.chat_runs import KNOWLEDGE_RETRIEVE_PATH, ChatRuns
+from agent_builder.console.chat_runs.runs import ChatRuns
+from agent_builder.console.chat_runs.runtime_client import KNOWLEDGE_RETRIEVE_PATH
 from agent_builder.console.errors import ApiError
 from agent_builder.console.routes.common import DbDep
 from agent_builder.console.schemas.knowledge import InternalRetrieveRequest, RetrieveResponse

@@ -1,0 +1,154 @@
+"""One reply in progress: the relay that reads a run's event stream from the runtime, hands its
+updates to the surface that asked, and ends with the run's outcome. Not here: opening the run
+(runtime_client.py), storing the reply (runs.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import httpx
+from httpx_sse import EventSource
+from pydantic import BaseModel
+
+from agent_builder.console.schemas.chat import (
+    ChatMessage,
+    MessageDeltaEvent,
+    MessageStatus,
+    ToolCallEvent,
+    ToolCallRecord,
+    ToolResultEvent,
+    Usage,
+)
+from agent_builder.console.schemas.errors import ErrorResponse
+from agent_builder.console.services.conversations import Source
+
+RunUpdate = MessageDeltaEvent | ToolCallEvent | ToolResultEvent
+# The last item of a run: the stored reply, or why it could not be stored.
+RunEnd = ChatMessage | ErrorResponse
+
+
+def failure(code: str, status: int | None = None) -> ErrorResponse:
+    """A failed run in words for the people chatting; `code` stays the runtime's. The runtime's
+    own message is left out: it may quote the provider's answer verbatim."""
+    suffix = f" ({status})" if status else ""
+    messages = {
+        "provider_auth_failed": f"The model provider refused the request{suffix}.",
+        "provider_error": f"The model provider could not process the request{suffix}.",
+        "provider_unavailable": f"The model provider is unavailable{suffix}. Try again later.",
+        "tool_loop_limit": "The agent gave up after too many tool calls without an answer.",
+        "runtime_unavailable": "The connection to the agent runtime was lost.",
+    }
+    return ErrorResponse(code=code, message=messages.get(code, "The agent runtime failed unexpectedly."))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: MessageStatus
+    text: str
+    error: ErrorResponse | None = None
+    usage: Usage | None = None
+
+
+# The runtime's terminal events (the others have the console's event shapes).
+class _RunCompleted(BaseModel):
+    message: str
+    usage: Usage
+
+
+class _RunFailed(BaseModel):
+    code: str
+    status: int | None = None
+
+
+class _RunCancelled(BaseModel):
+    partial_message: str
+
+
+class ChatRun:
+    """One reply in progress. Its relay task reads the runtime's event stream; cancelling that
+    task (`cancel()`) closes the stream, which cancels the run in the runtime too."""
+
+    def __init__(
+        self,
+        message_id: str,
+        conversation_id: str,
+        agent_id: str,
+        source: Source,
+        cancel_url: str,
+        response: httpx.Response,
+    ) -> None:
+        self.message_id = message_id
+        self.conversation_id = conversation_id
+        self.agent_id = agent_id
+        self.source = source
+        self.cancel_url = cancel_url
+        self.text = ""
+        self.retries = 0
+        self._tool_calls: dict[str, ToolCallRecord] = {}  # by call id, in call order
+        self._response = response
+        self._items: asyncio.Queue[RunUpdate | RunEnd] = asyncio.Queue()
+        self._end: asyncio.Future[RunEnd] = asyncio.get_running_loop().create_future()
+        self.relay: asyncio.Task[Outcome] = asyncio.create_task(self._relay())
+
+    @property
+    def tool_calls(self) -> list[ToolCallRecord]:
+        return list(self._tool_calls.values())
+
+    def cancel(self) -> None:
+        """Stop relaying (a no-op once the run ended); the reply is stored as cancelled."""
+        self.relay.cancel()
+
+    async def items(self) -> AsyncIterator[RunUpdate | RunEnd]:
+        """The run's updates as they arrive, then its RunEnd. For one reader."""
+        while True:
+            item = await self._items.get()
+            yield item
+            if isinstance(item, ChatMessage | ErrorResponse):
+                return
+
+    async def end(self) -> RunEnd:
+        # Shielded: a waiter that goes away must not cancel the run's result for the others.
+        return await asyncio.shield(self._end)
+
+    def finish(self, end: RunEnd) -> None:
+        self._end.set_result(end)
+        self._items.put_nowait(end)
+
+    async def _relay(self) -> Outcome:
+        try:
+            async for event in EventSource(self._response).aiter_sse():
+                match event.event:
+                    case "message.delta":
+                        delta = MessageDeltaEvent.model_validate_json(event.data)
+                        self.text += delta.text
+                        self._items.put_nowait(delta)
+                    case "tool.call":
+                        call = ToolCallEvent.model_validate_json(event.data)
+                        self._tool_calls[call.id] = ToolCallRecord(
+                            **call.model_dump(), output=None, is_error=False
+                        )
+                        self._items.put_nowait(call)
+                    case "tool.result":
+                        result = ToolResultEvent.model_validate_json(event.data)
+                        if call_record := self._tool_calls.get(result.id):
+                            self._tool_calls[result.id] = call_record.model_copy(
+                                update={"output": result.output, "is_error": result.is_error}
+                            )
+                        self._items.put_nowait(result)
+                    case "retry":
+                        self.retries += 1
+                    case "run.completed":
+                        completed = _RunCompleted.model_validate_json(event.data)
+                        return Outcome("completed", completed.message, usage=completed.usage)
+                    case "run.failed":
+                        failed = _RunFailed.model_validate_json(event.data)
+                        return Outcome("failed", self.text, error=failure(failed.code, failed.status))
+                    case "run.cancelled":
+                        return Outcome(
+                            "cancelled", _RunCancelled.model_validate_json(event.data).partial_message
+                        )
+            return Outcome("failed", self.text, error=failure("runtime_unavailable"))
+        finally:
+            await self._response.aclose()

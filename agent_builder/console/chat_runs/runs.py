@@ -1,0 +1,210 @@
+"""The runs in progress of one console: starting a reply (question stored once the runtime took
+the run), storing the reply however the run ends, Stop, and the knowledge tokens of running runs.
+Not here: the runtime's HTTP API (runtime_client.py), reading a run's events (relay.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+import httpx
+from starlette.concurrency import run_in_threadpool
+
+from agent_builder.console.chat_runs.relay import ChatRun, Outcome, RunEnd, failure
+from agent_builder.console.chat_runs.runtime_client import (
+    RUNTIME_TIMEOUT,
+    RunServices,
+    RunSetup,
+    open_run,
+    request_cancel,
+    run_request,
+    runtime_unavailable,
+)
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.errors import ApiError
+from agent_builder.console.schemas.agents import AgentConfig
+from agent_builder.console.schemas.chat import ChatMessage
+from agent_builder.console.schemas.errors import ErrorResponse
+from agent_builder.console.services import conversations, providers, tools
+from agent_builder.console.services.agents import PublishedAgent
+from agent_builder.console.services.conversations import Source
+
+logger = logging.getLogger(__name__)
+
+# How long Stop waits for the runtime to confirm the cancel before cutting the stream itself.
+_STOP_GRACE_S = 5.0
+
+
+def _enabled(config: AgentConfig, tool: str) -> bool:
+    return any(item.name == tool and item.enabled for item in config.tools)
+
+
+class ChatRuns:
+    """The runs in progress of one console, and their knowledge tokens: each allows retrieval
+    from its agent's datasets while its run is going."""
+
+    def __init__(self, db: Database, config: ConsoleConfig) -> None:
+        self._db = db
+        self._config = config
+        self._active: dict[str, ChatRun] = {}
+        self._grants: dict[str, frozenset[str]] = {}  # knowledge token -> dataset ids
+        self._drivers: set[asyncio.Task[None]] = set()
+
+    def active(self, message_id: str) -> ChatRun | None:
+        return self._active.get(message_id)
+
+    def knowledge_datasets(self, token: str) -> frozenset[str] | None:
+        """The datasets a knowledge token may search; None for an unknown or expired token."""
+        return self._grants.get(token)
+
+    async def start(
+        self,
+        agent: PublishedAgent,
+        source: Source,
+        query: str,
+        conversation_id: str | None,
+        user: str | None,
+        console_url: str,
+    ) -> ChatRun:
+        """Start a reply: store the question once the runtime accepted the run. Raises ApiError
+        503 (no runtime, or it cannot be reached or refuses), 404 (conversation), 409 (model)."""
+        runtime_url = self._config.runtime_url
+        if runtime_url is None:
+            raise runtime_unavailable("no agent runtime is connected to this console")
+        setup = await run_in_threadpool(self._setup, agent, source, conversation_id)
+        message_id = new_id()
+        question = _question(query, conversation_id or new_id(), agent.version)
+        token = secrets.token_urlsafe(32) if _enabled(agent.config, "knowledge_search") else None
+        services = RunServices(self._config.shellctl_url, console_url, token)
+        request = run_request(agent, message_id, question, setup, services)
+        client = httpx.AsyncClient(timeout=RUNTIME_TIMEOUT)
+        if token:
+            self._grants[token] = frozenset(agent.config.knowledge.dataset_ids)
+        response: httpx.Response | None = None
+        try:
+            response = await open_run(client, f"{runtime_url}/runs", request)
+            await run_in_threadpool(
+                conversations.start_turn, self._db, question, agent.id, source, user, conversation_id is None
+            )
+        except BaseException:
+            if response is not None:
+                await response.aclose()  # the runtime cancels a run whose stream is closed
+            await client.aclose()
+            if token:
+                del self._grants[token]
+            raise
+        cancel_url = f"{runtime_url}/runs/{message_id}/cancel"
+        run = ChatRun(message_id, question.conversation_id, agent.id, source, cancel_url, response)
+        self._active[message_id] = run
+        driver = asyncio.create_task(self._drive(run, client, token, agent.version))
+        self._drivers.add(driver)
+        driver.add_done_callback(self._drivers.discard)
+        return run
+
+    def _setup(self, agent: PublishedAgent, source: Source, conversation_id: str | None) -> RunSetup:
+        history = (
+            conversations.history(self._db, agent.id, source, conversation_id) if conversation_id else []
+        )
+        ref = agent.config.model
+        model = providers.model_endpoint(self._db, ref.provider_id, ref.name) if ref else None
+        if model is None:
+            which = f"model {ref.name!r}" if ref else "model"
+            raise ApiError(
+                409,
+                "model_unavailable",
+                f"The agent's {which} is not available: it was deactivated or its provider was removed. "
+                "Activate it, or publish the agent with an active model.",
+            )
+        web_search = tools.web_search_endpoint(self._db) if _enabled(agent.config, "web_search") else None
+        return RunSetup(history, model, web_search)
+
+    async def _drive(
+        self, run: ChatRun, client: httpx.AsyncClient, knowledge_token: str | None, agent_version: int
+    ) -> None:
+        """Wait for the run to end, however it ends, then store the reply and hand it out."""
+        try:
+            outcome = await _outcome(run)
+        finally:
+            if knowledge_token:
+                del self._grants[knowledge_token]
+            await client.aclose()
+        reply = ChatMessage(
+            id=run.message_id,
+            conversation_id=run.conversation_id,
+            role="assistant",
+            content=outcome.text,
+            status=outcome.status,
+            error=outcome.error,
+            tool_calls=run.tool_calls,
+            retries=run.retries,
+            usage=outcome.usage,
+            agent_version=agent_version,
+            created_at=utc_now(),
+        )
+        end: RunEnd = reply
+        try:
+            await run_in_threadpool(conversations.save_reply, self._db, reply)
+        except Exception:
+            logger.exception("run %s: the reply could not be stored", run.message_id)
+            end = ErrorResponse(code="internal_error", message="The reply could not be stored.")
+        self._active.pop(run.message_id, None)
+        run.finish(end)
+        logger.info(
+            "run %s: %s%s",
+            run.message_id,
+            outcome.status,
+            f" ({outcome.error.code})" if outcome.error else "",
+        )
+
+    async def stop(self, run: ChatRun) -> RunEnd:
+        """Cancel through the runtime's cancel API, so the run ends with exactly the text it
+        streamed; if the runtime cannot be asked or does not end it in time, cut the stream."""
+        try:
+            await request_cancel(run.cancel_url)
+        except httpx.HTTPError:
+            run.cancel()
+        try:
+            return await asyncio.wait_for(run.end(), _STOP_GRACE_S)
+        except TimeoutError:
+            run.cancel()
+            return await run.end()
+
+    async def aclose(self) -> None:
+        """Shutdown: stop every run still going; their replies are stored as cancelled."""
+        for run in list(self._active.values()):
+            run.cancel()
+        await asyncio.gather(*self._drivers, return_exceptions=True)
+
+
+def _question(query: str, conversation_id: str, agent_version: int) -> ChatMessage:
+    return ChatMessage(
+        id=new_id(),
+        conversation_id=conversation_id,
+        role="user",
+        content=query,
+        status="completed",
+        error=None,
+        tool_calls=[],
+        retries=0,
+        usage=None,
+        agent_version=agent_version,
+        created_at=utc_now(),
+    )
+
+
+async def _outcome(run: ChatRun) -> Outcome:
+    """How the run's relay ended, whatever stopped it."""
+    try:
+        return await run.relay
+    except asyncio.CancelledError:
+        # cancel(): Stop without the runtime's confirmation, a service API client that went
+        # away, or shutdown. The relay closed the stream, so the runtime cancels too.
+        return Outcome("cancelled", run.text)
+    except httpx.HTTPError as exc:
+        logger.warning("run %s: lost the runtime's stream: %s", run.message_id, type(exc).__name__)
+        return Outcome("failed", run.text, error=failure("runtime_unavailable"))
+    except Exception:
+        logger.exception("run %s: unexpected failure while relaying", run.message_id)
+        return Outcome("failed", run.text, error=failure("internal_error"))

@@ -1,0 +1,131 @@
+"""The console as the agent runtime's client: the run request built from a published agent, the
+`POST {runtime}/runs` that opens the run's event stream, and the cancel call. Not here: reading
+the events (relay.py) or keeping track of runs (runs.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+
+import httpx
+from pydantic import SecretStr
+
+from agent_builder.console.errors import ApiError
+from agent_builder.console.schemas.chat import ChatMessage
+from agent_builder.console.services import providers, tools
+from agent_builder.console.services.agents import PublishedAgent
+from agent_builder.runtime import schemas as runtime
+
+logger = logging.getLogger(__name__)
+
+KNOWLEDGE_RETRIEVE_PATH = "/internal/knowledge/retrieve"
+# The runtime itself bounds every wait (model chunks 60 s, sandbox commands 120 s); this only
+# ends a stream whose runtime went silent for longer than any of those.
+RUNTIME_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=10.0, pool=5.0)
+_CANCEL_TIMEOUT_S = 5.0
+
+
+def runtime_unavailable(reason: str) -> ApiError:
+    return ApiError(503, "runtime_unavailable", f"Chat is unavailable: {reason}.")
+
+
+@dataclass(frozen=True)
+class RunSetup:
+    """What a run needs from the database, read before anything is sent to the runtime."""
+
+    history: list[tuple[str, str]]
+    model: providers.ModelEndpoint
+    web_search: tools.WebSearchEndpoint | None
+
+
+@dataclass(frozen=True)
+class RunServices:
+    """Where the run's tools reach their services."""
+
+    shellctl_url: str | None
+    console_url: str  # for knowledge retrieval
+    knowledge_token: str | None
+
+
+def run_request(
+    agent: PublishedAgent, message_id: str, question: ChatMessage, setup: RunSetup, services: RunServices
+) -> runtime.RunRequest:
+    config = agent.config
+    knowledge = (
+        runtime.KnowledgeService(
+            retrieve_url=services.console_url + KNOWLEDGE_RETRIEVE_PATH,
+            token=SecretStr(services.knowledge_token),
+        )
+        if services.knowledge_token
+        else None
+    )
+    web_search = (
+        runtime.WebSearchService(
+            base_url=setup.web_search.base_url, api_key=SecretStr(setup.web_search.secret)
+        )
+        if setup.web_search
+        else None
+    )
+    return runtime.RunRequest(
+        run_id=message_id,
+        agent=runtime.AgentSnapshot(
+            name=agent.name,
+            instructions=config.instructions,
+            model=runtime.ModelSettings(
+                base_url=setup.model.base_url,
+                api_key=SecretStr(setup.model.api_key),
+                name=setup.model.name,
+            ),
+            parameters=runtime.Parameters.model_validate(config.parameters.model_dump()),
+            tools=[runtime.ToolSetting(name=tool.name, enabled=tool.enabled) for tool in config.tools],
+            knowledge=runtime.KnowledgeSettings.model_validate(config.knowledge.model_dump()),
+        ),
+        conversation_id=question.conversation_id,
+        history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],
+        query=question.content,
+        services=runtime.Services(
+            shellctl_url=services.shellctl_url, knowledge=knowledge, web_search=web_search
+        ),
+    )
+
+
+async def open_run(client: httpx.AsyncClient, url: str, request: runtime.RunRequest) -> httpx.Response:
+    """POST the run; a 200 is its event stream. Anything else means there will be no reply."""
+    # JSON mode would write SecretStr values as "**********": this is the one place they travel.
+    body = json.dumps(request.model_dump(), default=_reveal).encode()
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    try:
+        response = await client.send(
+            client.build_request("POST", url, content=body, headers=headers), stream=True
+        )
+        if response.status_code == 200:
+            return response
+        await response.aread()
+        await response.aclose()
+    except httpx.HTTPError as exc:
+        logger.warning("run %s: cannot reach the runtime: %s", request.run_id, exc)
+        raise runtime_unavailable("the agent runtime cannot be reached") from None
+    code = _error_code(response)
+    logger.warning("run %s: the runtime refused it: HTTP %s %s", request.run_id, response.status_code, code)
+    raise runtime_unavailable(f"the agent runtime refused the run (HTTP {response.status_code} {code})")
+
+
+async def request_cancel(cancel_url: str) -> None:
+    """Ask the runtime to cancel a run (a 404 means it is ending anyway). Raises httpx.HTTPError
+    when the runtime cannot be asked."""
+    async with httpx.AsyncClient(timeout=_CANCEL_TIMEOUT_S) as client:
+        await client.post(cancel_url)
+
+
+def _error_code(response: httpx.Response) -> str:
+    try:
+        return str(response.json()["code"])
+    except (ValueError, KeyError, TypeError):
+        return "without an error code"
+
+
+def _reveal(value: object) -> str:
+    if isinstance(value, SecretStr):
+        return value.get_secret_value()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
