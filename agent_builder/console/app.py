@@ -79,7 +79,12 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.state.chat_runs = chat_runs
     install_error_handlers(app)
     _add_stream_event_schemas(app)
+    _add_routes(app, config)
+    return app
 
+
+def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
+    """The JSON API routers, the UI pages and static files, and the body size limits."""
     for router in (
         auth.router,
         model_providers.router,
@@ -107,7 +112,6 @@ def create_app(config: ConsoleConfig) -> FastAPI:
             agent_files.router.prefix: config.max_agent_file_bytes + MULTIPART_OVERHEAD_BYTES,
         },
     )
-    return app
 
 
 def _add_stream_event_schemas(app: FastAPI) -> None:
