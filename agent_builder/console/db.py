@@ -11,6 +11,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS admins (
@@ -170,6 +173,15 @@ def like_pattern(search: str) -> str:
     """A LIKE pattern matching `search` literally anywhere (use with ESCAPE '\\')."""
     escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def to_model(model: type[_Model], row: sqlite3.Row, **fields: Any) -> _Model:
+    """`model` from a row's columns by name (columns without a field are ignored); `fields` gives
+    what is not shown as stored: parsed JSON, masked secrets, related rows."""
+    return model.model_validate({**dict(row), **fields})
 
 
 def to_timestamp(value: datetime) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import PurePosixPath
 
-from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agent_files import AgentFile
 
@@ -24,16 +24,6 @@ def content_type_for(name: str) -> str:
     if content_type is None:
         raise ApiError(415, "unsupported_file_type", f"Allowed file types: {' '.join(CONTENT_TYPES)}.")
     return content_type
-
-
-def _file(row: sqlite3.Row) -> AgentFile:
-    return AgentFile(
-        id=row["id"],
-        name=row["name"],
-        size=row["size"],
-        content_type=row["content_type"],
-        created_at=row["created_at"],
-    )
 
 
 def _check_agent(conn: sqlite3.Connection, agent_id: str) -> None:
@@ -58,7 +48,9 @@ def add_file(db: Database, agent_id: str, name: str, data: bytes) -> AgentFile:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (file_id, agent_id, name, len(data), content_type, data, utc_now()),
         )
-        return _file(conn.execute("SELECT * FROM agent_files WHERE id = ?", (file_id,)).fetchone())
+        return to_model(
+            AgentFile, conn.execute("SELECT * FROM agent_files WHERE id = ?", (file_id,)).fetchone()
+        )
 
 
 def list_files(db: Database, agent_id: str) -> list[AgentFile]:
@@ -69,7 +61,7 @@ def list_files(db: Database, agent_id: str) -> list[AgentFile]:
             "ORDER BY created_at, id",
             (agent_id,),
         ).fetchall()
-    return [_file(row) for row in rows]
+    return [to_model(AgentFile, row) for row in rows]
 
 
 def delete_file(db: Database, agent_id: str, file_id: str) -> None:

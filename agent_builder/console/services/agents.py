@@ -8,7 +8,7 @@ import secrets
 import sqlite3
 from dataclasses import dataclass
 
-from agent_builder.console.db import Database, like_pattern, new_id, utc_now
+from agent_builder.console.db import Database, like_pattern, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agents import (
     Access,
@@ -47,11 +47,7 @@ def _latest_version(conn: sqlite3.Connection, agent_id: str) -> PublishedVersion
 
 
 def _version(row: sqlite3.Row) -> PublishedVersion:
-    return PublishedVersion(
-        version=row["version"],
-        published_at=row["published_at"],
-        config=AgentConfig.model_validate_json(row["config"]),
-    )
+    return to_model(PublishedVersion, row, config=AgentConfig.model_validate_json(row["config"]))
 
 
 def _access(row: sqlite3.Row, published: bool, origin: str) -> Access:
@@ -70,12 +66,9 @@ def _detail(conn: sqlite3.Connection, agent_id: str, origin: str) -> AgentDetail
     row = _agent_row(conn, agent_id)
     draft_config = AgentConfig.model_validate_json(row["draft_config"])
     published = _latest_version(conn, agent_id)
-    return AgentDetail(
-        id=row["id"],
-        name=row["name"],
-        description=row["description"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
+    return to_model(
+        AgentDetail,
+        row,
         draft=Draft(revision=row["draft_revision"], config=draft_config, updated_at=row["draft_updated_at"]),
         published=published,
         # Before the first publish everything in the draft is unpublished.
@@ -99,19 +92,7 @@ def list_agents(db: Database, search: str | None, limit: int, offset: int) -> Ag
             f"FROM agents {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
-    return AgentList(
-        data=[
-            AgentSummary(
-                id=row["id"],
-                name=row["name"],
-                description=row["description"],
-                published_version=row["published_version"],
-                updated_at=row["updated_at"],
-            )
-            for row in rows
-        ],
-        total=total,
-    )
+    return AgentList(data=[to_model(AgentSummary, row) for row in rows], total=total)
 
 
 def create_agent(db: Database, body: AgentCreate, origin: str) -> AgentDetail:

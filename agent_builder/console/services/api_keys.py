@@ -7,7 +7,7 @@ import hashlib
 import secrets
 import sqlite3
 
-from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import not_found
 from agent_builder.console.schemas.api_keys import ApiKey, ApiKeyCreated
 
@@ -48,16 +48,7 @@ def list_keys(db: Database, agent_id: str) -> list[ApiKey]:
         rows = conn.execute(
             "SELECT * FROM api_keys WHERE agent_id = ? ORDER BY created_at, id", (agent_id,)
         ).fetchall()
-    return [
-        ApiKey(
-            id=row["id"],
-            name=row["name"],
-            masked=f"{row['prefix']}…",
-            created_at=row["created_at"],
-            last_used_at=row["last_used_at"],
-        )
-        for row in rows
-    ]
+    return [to_model(ApiKey, row, masked=f"{row['prefix']}…") for row in rows]
 
 
 def revoke_key(db: Database, agent_id: str, key_id: str) -> None:

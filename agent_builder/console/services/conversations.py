@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import TypeAdapter
 
-from agent_builder.console.db import Database, new_id, to_timestamp
+from agent_builder.console.db import Database, new_id, to_model, to_timestamp
 from agent_builder.console.errors import not_found
 from agent_builder.console.schemas.chat import ChatMessage, ToolCallRecord, Usage
 from agent_builder.console.schemas.errors import ErrorResponse
@@ -127,16 +127,10 @@ def find_message(db: Database, agent_id: str, source: Source, message_id: str) -
 
 def _message(row: sqlite3.Row) -> ChatMessage:
     error_code = row["error_code"]
-    return ChatMessage(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        role=row["role"],
-        content=row["content"],
-        status=row["status"],
+    return to_model(
+        ChatMessage,
+        row,
         error=None if error_code is None else ErrorResponse(code=error_code, message=row["error_message"]),
         tool_calls=_TOOL_CALLS.validate_json(row["tool_calls"]),
-        retries=row["retries"],
         usage=None if row["usage"] is None else Usage.model_validate_json(row["usage"]),
-        agent_version=row["agent_version"],
-        created_at=row["created_at"],
     )

@@ -7,7 +7,7 @@ import re
 import sqlite3
 from pathlib import PurePosixPath
 
-from agent_builder.console.db import Database, like_pattern, new_id, utc_now
+from agent_builder.console.db import Database, like_pattern, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.knowledge import (
     Dataset,
@@ -40,28 +40,18 @@ _DATASET_SELECT = (
 )
 
 
-def _dataset(row: sqlite3.Row) -> Dataset:
-    return Dataset(
-        id=row["id"],
-        name=row["name"],
-        description=row["description"],
-        document_count=row["document_count"],
-        created_at=row["created_at"],
-    )
-
-
 def _dataset_in(conn: sqlite3.Connection, dataset_id: str) -> Dataset:
     row = conn.execute(f"{_DATASET_SELECT} WHERE d.id = ?", (dataset_id,)).fetchone()
     if row is None:
         raise not_found("Dataset")
-    return _dataset(row)
+    return to_model(Dataset, row)
 
 
 def list_datasets(db: Database, search: str | None = None) -> list[Dataset]:
     where, params = ("WHERE d.name LIKE ? ESCAPE '\\'", (like_pattern(search),)) if search else ("", ())
     with db.read() as conn:
         rows = conn.execute(f"{_DATASET_SELECT} {where} ORDER BY d.created_at DESC, d.id", params).fetchall()
-    return [_dataset(row) for row in rows]
+    return [to_model(Dataset, row) for row in rows]
 
 
 def get_dataset(db: Database, dataset_id: str) -> Dataset:
@@ -108,19 +98,6 @@ _DOCUMENT_SELECT = (
 )
 
 
-def _document(row: sqlite3.Row) -> Document:
-    return Document(
-        id=row["id"],
-        dataset_id=row["dataset_id"],
-        name=row["name"],
-        size=row["size"],
-        indexing_status=row["indexing_status"],
-        error=row["error"],
-        segment_count=row["segment_count"],
-        created_at=row["created_at"],
-    )
-
-
 def _document_in(conn: sqlite3.Connection, dataset_id: str, document_id: str) -> Document:
     _dataset_in(conn, dataset_id)
     row = conn.execute(
@@ -128,7 +105,7 @@ def _document_in(conn: sqlite3.Connection, dataset_id: str, document_id: str) ->
     ).fetchone()
     if row is None:
         raise not_found("Document")
-    return _document(row)
+    return to_model(Document, row)
 
 
 def add_document(db: Database, dataset_id: str, name: str, data: bytes) -> Document:
@@ -156,7 +133,7 @@ def list_documents(db: Database, dataset_id: str) -> list[Document]:
         rows = conn.execute(
             f"{_DOCUMENT_SELECT} WHERE d.dataset_id = ? ORDER BY d.created_at, d.id", (dataset_id,)
         ).fetchall()
-    return [_document(row) for row in rows]
+    return [to_model(Document, row) for row in rows]
 
 
 def get_document(db: Database, dataset_id: str, document_id: str) -> Document:
@@ -173,23 +150,13 @@ def delete_document(db: Database, dataset_id: str, document_id: str) -> None:
 # --- segments and retrieval -----------------------------------------------------------------
 
 
-def _segment(row: sqlite3.Row) -> Segment:
-    return Segment(
-        id=row["id"],
-        document_id=row["document_id"],
-        position=row["position"],
-        content=row["content"],
-        enabled=bool(row["enabled"]),
-    )
-
-
 def list_segments(db: Database, dataset_id: str, document_id: str) -> list[Segment]:
     with db.read() as conn:
         _document_in(conn, dataset_id, document_id)
         rows = conn.execute(
             "SELECT * FROM segments WHERE document_id = ? ORDER BY position", (document_id,)
         ).fetchall()
-    return [_segment(row) for row in rows]
+    return [to_model(Segment, row) for row in rows]
 
 
 def set_segment_enabled(db: Database, dataset_id: str, segment_id: str, enabled: bool) -> Segment:
@@ -202,7 +169,9 @@ def set_segment_enabled(db: Database, dataset_id: str, segment_id: str, enabled:
         ).rowcount
         if updated == 0:
             raise not_found("Segment")
-        return _segment(conn.execute("SELECT * FROM segments WHERE id = ?", (segment_id,)).fetchone())
+        return to_model(
+            Segment, conn.execute("SELECT * FROM segments WHERE id = ?", (segment_id,)).fetchone()
+        )
 
 
 def fts_query(text: str) -> str | None:
@@ -243,23 +212,15 @@ def _search(
         return []
     placeholders = ", ".join("?" * len(dataset_ids))
     rows = conn.execute(
-        "SELECT s.id, s.document_id, d.name AS document_name, s.content, bm25(segments_fts) AS rank "
+        "SELECT s.id AS segment_id, s.document_id, d.name AS document_name, s.content, "
+        "bm25(segments_fts) AS rank "
         "FROM segments_fts JOIN segments s ON s.pk = segments_fts.rowid "
         "JOIN documents d ON d.id = s.document_id "
         f"WHERE segments_fts MATCH ? AND d.dataset_id IN ({placeholders}) "
         "AND d.indexing_status = 'completed' AND s.enabled = 1 ORDER BY rank LIMIT ?",
         (match, *dataset_ids, top_k),
     ).fetchall()
-    records = [
-        RetrievalRecord(
-            segment_id=row["id"],
-            document_id=row["document_id"],
-            document_name=row["document_name"],
-            content=row["content"],
-            score=bm25_to_score(row["rank"]),
-        )
-        for row in rows
-    ]
+    records = [to_model(RetrievalRecord, row, score=bm25_to_score(row["rank"])) for row in rows]
     if score_threshold is not None:
         records = [record for record in records if record.score >= score_threshold]
     return records

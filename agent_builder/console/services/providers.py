@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.model_providers import Model, Provider, ProviderCreate, ProviderUpdate
 from agent_builder.console.services.masking import mask_secret
@@ -81,27 +81,13 @@ _MODEL_SELECT = (
 )
 
 
-def _model(row: sqlite3.Row) -> Model:
-    return Model(
-        id=row["id"],
-        provider_id=row["provider_id"],
-        provider_name=row["provider_name"],
-        name=row["name"],
-        active=bool(row["active"]),
-    )
-
-
 def _provider(conn: sqlite3.Connection, row: sqlite3.Row) -> Provider:
     models = conn.execute(f"{_MODEL_SELECT} WHERE m.provider_id = ? ORDER BY m.name", (row["id"],)).fetchall()
-    return Provider(
-        id=row["id"],
-        name=row["name"],
-        base_url=row["base_url"],
+    return to_model(
+        Provider,
+        row,
         api_key_masked=mask_secret(row["api_key"]),
-        status=row["status"],
-        error=row["error"],
-        validated_at=row["validated_at"],
-        models=[_model(model) for model in models],
+        models=[to_model(Model, model) for model in models],
     )
 
 
@@ -219,14 +205,14 @@ def set_model_active(db: Database, provider_id: str, model_id: str, active: bool
         ).rowcount
         if updated == 0:
             raise not_found("Model")
-        return _model(conn.execute(f"{_MODEL_SELECT} WHERE m.id = ?", (model_id,)).fetchone())
+        return to_model(Model, conn.execute(f"{_MODEL_SELECT} WHERE m.id = ?", (model_id,)).fetchone())
 
 
 def list_models(db: Database, active: bool | None = None) -> list[Model]:
     where, params = ("WHERE m.active = ?", (int(active),)) if active is not None else ("", ())
     with db.read() as conn:
         rows = conn.execute(f"{_MODEL_SELECT} {where} ORDER BY p.name, m.name", params).fetchall()
-    return [_model(row) for row in rows]
+    return [to_model(Model, row) for row in rows]
 
 
 def is_model_active(conn: sqlite3.Connection, provider_id: str, name: str) -> bool:

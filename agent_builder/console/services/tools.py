@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.tools import Tool, ToolCredential, ToolCredentialCreate, ToolName
 from agent_builder.console.services.masking import mask_secret
@@ -51,14 +51,7 @@ def list_tools(db: Database) -> list[Tool]:
 
 
 def _credential(row: sqlite3.Row) -> ToolCredential:
-    return ToolCredential(
-        id=row["id"],
-        tool=row["tool"],
-        name=row["name"],
-        base_url=row["base_url"],
-        secret_masked=mask_secret(row["secret"]),
-        created_at=row["created_at"],
-    )
+    return to_model(ToolCredential, row, secret_masked=mask_secret(row["secret"]))
 
 
 def list_credentials(db: Database) -> list[ToolCredential]:
