@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, File, UploadFile
 
 from agent_builder.console.auth import require_admin
-from agent_builder.console.routes.common import ConfigDep, DbDep, clean_file_name, errors, read_upload
+from agent_builder.console.routes.common import ConfigDep, DbDep, errors, receive_upload
 from agent_builder.console.schemas.agent_files import AgentFile, AgentFileList
 from agent_builder.console.services import agent_files
 
@@ -27,9 +27,8 @@ def upload_agent_file(
     config: ConfigDep,
 ) -> AgentFile:
     agent_files.ensure_agent(db, agent_id)
-    name = clean_file_name(file.filename)
-    agent_files.content_type_for(name)
-    return agent_files.add_file(db, agent_id, name, read_upload(file, config.max_agent_file_bytes))
+    name, data = receive_upload(file, config.max_agent_file_bytes, agent_files.content_type_for)
+    return agent_files.add_file(db, agent_id, name, data)
 
 
 @router.get("")

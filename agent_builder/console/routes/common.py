@@ -1,8 +1,8 @@
-"""What the route modules share: dependencies, documented error responses, upload reading."""
+"""What the route modules share: dependencies, documented error responses, receiving uploads."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, UploadFile
@@ -61,7 +61,15 @@ def errors(
     }
 
 
-def clean_file_name(raw: str | None) -> str:
+def receive_upload(upload: UploadFile, limit: int, check_type: Callable[[str], object]) -> tuple[str, bytes]:
+    """An uploaded file's clean name and bytes, refused cheapest first: a missing name, a type
+    `check_type` refuses (it raises ApiError), then a size over `limit`."""
+    name = _clean_file_name(upload.filename)
+    check_type(name)
+    return name, _read_upload(upload, limit)
+
+
+def _clean_file_name(raw: str | None) -> str:
     """The last path component without control characters (browsers may send full paths)."""
     name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
     name = "".join(char for char in name if char >= " " and char != "\x7f").strip()[:255]
@@ -70,7 +78,7 @@ def clean_file_name(raw: str | None) -> str:
     return name
 
 
-def read_upload(upload: UploadFile, limit: int) -> bytes:
+def _read_upload(upload: UploadFile, limit: int) -> bytes:
     """The uploaded bytes, refusing files over `limit` without reading more than limit + 1."""
     data = upload.file.read(limit + 1)
     if len(data) > limit:

@@ -7,14 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, File, UploadFile
 
 from agent_builder.console.auth import require_admin
-from agent_builder.console.routes.common import (
-    ConfigDep,
-    DbDep,
-    IndexerDep,
-    clean_file_name,
-    errors,
-    read_upload,
-)
+from agent_builder.console.routes.common import ConfigDep, DbDep, IndexerDep, errors, receive_upload
 from agent_builder.console.schemas.knowledge import Document, DocumentList, SegmentList
 from agent_builder.console.services import knowledge
 
@@ -35,9 +28,8 @@ def upload_document(
     indexer: IndexerDep,
 ) -> Document:
     knowledge.get_dataset(db, dataset_id)
-    name = clean_file_name(file.filename)
-    knowledge.check_document_type(name)
-    document = knowledge.add_document(db, dataset_id, name, read_upload(file, config.max_document_bytes))
+    name, data = receive_upload(file, config.max_document_bytes, knowledge.check_document_type)
+    document = knowledge.add_document(db, dataset_id, name, data)
     indexer.notify()
     return document
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import PurePosixPath
 
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agent_files import AgentFile
+from agent_builder.console.services.agents import check_agent
 
 # The content type is derived from the extension: what the browser claims is not trusted.
 CONTENT_TYPES = {
@@ -26,14 +26,9 @@ def content_type_for(name: str) -> str:
     return content_type
 
 
-def _check_agent(conn: sqlite3.Connection, agent_id: str) -> None:
-    if conn.execute("SELECT 1 FROM agents WHERE id = ?", (agent_id,)).fetchone() is None:
-        raise not_found("Agent")
-
-
 def ensure_agent(db: Database, agent_id: str) -> None:
     with db.read() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
 
 
 def add_file(db: Database, agent_id: str, name: str, data: bytes) -> AgentFile:
@@ -42,7 +37,7 @@ def add_file(db: Database, agent_id: str, name: str, data: bytes) -> AgentFile:
         raise ApiError(400, "empty_file", "The file is empty.")
     file_id = new_id()
     with db.write() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         conn.execute(
             "INSERT INTO agent_files (id, agent_id, name, size, content_type, content, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -55,7 +50,7 @@ def add_file(db: Database, agent_id: str, name: str, data: bytes) -> AgentFile:
 
 def list_files(db: Database, agent_id: str) -> list[AgentFile]:
     with db.read() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         rows = conn.execute(
             "SELECT id, name, size, content_type, created_at FROM agent_files WHERE agent_id = ? "
             "ORDER BY created_at, id",
@@ -66,7 +61,7 @@ def list_files(db: Database, agent_id: str) -> list[AgentFile]:
 
 def delete_file(db: Database, agent_id: str, file_id: str) -> None:
     with db.write() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         if (
             conn.execute(
                 "DELETE FROM agent_files WHERE id = ? AND agent_id = ?", (file_id, agent_id)

@@ -39,6 +39,12 @@ def _agent_row(conn: sqlite3.Connection, agent_id: str) -> sqlite3.Row:
     return row
 
 
+def check_agent(conn: sqlite3.Connection, agent_id: str) -> None:
+    """Raises 404 unless the agent exists (for the services whose rows belong to an agent)."""
+    if conn.execute("SELECT 1 FROM agents WHERE id = ?", (agent_id,)).fetchone() is None:
+        raise not_found("Agent")
+
+
 def _latest_version(conn: sqlite3.Connection, agent_id: str) -> PublishedVersion | None:
     row = conn.execute(
         "SELECT * FROM agent_versions WHERE agent_id = ? ORDER BY version DESC LIMIT 1", (agent_id,)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sqlite3
 
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import not_found
 from agent_builder.console.schemas.api_keys import ApiKey, ApiKeyCreated
+from agent_builder.console.services.agents import check_agent
 
 SECRET_PREFIX = "app-"
 DEFAULT_KEY_NAME = "API key"
@@ -17,11 +17,6 @@ DEFAULT_KEY_NAME = "API key"
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _check_agent(conn: sqlite3.Connection, agent_id: str) -> None:
-    if conn.execute("SELECT 1 FROM agents WHERE id = ?", (agent_id,)).fetchone() is None:
-        raise not_found("Agent")
 
 
 def create_key(db: Database, agent_id: str, name: str | None) -> ApiKeyCreated:
@@ -33,7 +28,7 @@ def create_key(db: Database, agent_id: str, name: str | None) -> ApiKeyCreated:
         utc_now(),
     )
     with db.write() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         conn.execute(
             "INSERT INTO api_keys (id, agent_id, name, secret_hash, prefix, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -44,7 +39,7 @@ def create_key(db: Database, agent_id: str, name: str | None) -> ApiKeyCreated:
 
 def list_keys(db: Database, agent_id: str) -> list[ApiKey]:
     with db.read() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         rows = conn.execute(
             "SELECT * FROM api_keys WHERE agent_id = ? ORDER BY created_at, id", (agent_id,)
         ).fetchall()
@@ -53,7 +48,7 @@ def list_keys(db: Database, agent_id: str) -> list[ApiKey]:
 
 def revoke_key(db: Database, agent_id: str, key_id: str) -> None:
     with db.write() as conn:
-        _check_agent(conn, agent_id)
+        check_agent(conn, agent_id)
         if (
             conn.execute("DELETE FROM api_keys WHERE id = ? AND agent_id = ?", (key_id, agent_id)).rowcount
             == 0

@@ -13,6 +13,7 @@ from agent_builder.console.errors import not_found
 from agent_builder.console.schemas.chat import ChatMessage, ToolCallRecord, Usage
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.schemas.seeding import SeedConversationRequest
+from agent_builder.console.services.agents import check_agent
 
 # Each surface sees only its own conversations: a web app visitor cannot read service API chats.
 Source = Literal["web_app", "service_api"]
@@ -23,8 +24,7 @@ _TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 def create_conversation(db: Database, body: SeedConversationRequest) -> str:
     conversation_id, created_at = new_id(), to_timestamp(body.created_at)
     with db.write() as conn:
-        if conn.execute("SELECT 1 FROM agents WHERE id = ?", (body.agent_id,)).fetchone() is None:
-            raise not_found("Agent")
+        check_agent(conn, body.agent_id)
         conn.execute(
             "INSERT INTO conversations (id, agent_id, created_at) VALUES (?, ?, ?)",
             (conversation_id, body.agent_id, created_at),
