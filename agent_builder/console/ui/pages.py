@@ -15,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 from agent_builder.console.auth import signed_in_email
 from agent_builder.console.errors import ApiError
 from agent_builder.console.public import load_web_app
+from agent_builder.console.routes.common import OriginDep
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -90,6 +91,12 @@ def model_providers(request: Request) -> Response:
 @router.get("/settings/tools", response_class=HTMLResponse)
 def tools(request: Request) -> Response:
     return _console_page(request, "tools.html", "settings", tab="tools")
+
+
+@router.get("/docs/service-api", response_class=HTMLResponse)
+def service_api_reference(request: Request, origin: OriginDep) -> Response:
+    """The service API reference linked from the access page (public: it names no secret)."""
+    return templates.TemplateResponse(request, "service_api_reference.html", {"base": f"{origin}/v1"})
 
 
 # status -> (heading, explanation) for the public web app's error page.
