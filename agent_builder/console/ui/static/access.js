@@ -1,7 +1,7 @@
 // Access point page: web app and service API switches, URLs, embed snippet, API keys.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { byId, confirmDialog, copyWithConfirmation, h, pageLoaded, showAlert, timeEl } from './dom.js';
+import { byId, confirmRemoval, copyWithConfirmation, h, pageLoaded, showAlert, timeEl } from './dom.js';
 
 const errorEl = byId('access-error');
 let access;
@@ -95,21 +95,19 @@ async function loadKeys() {
   }
 }
 
-async function revoke(key, button) {
-  const confirmed = await confirmDialog({
-    title: 'Revoke API key?',
-    message: `Anything using ${key.masked} stops working immediately.`,
-    confirmLabel: 'Revoke',
+function revoke(key, button) {
+  return confirmRemoval({
+    confirm: {
+      title: 'Revoke API key?',
+      message: `Anything using ${key.masked} stops working immediately.`,
+      confirmLabel: 'Revoke',
+    },
+    button,
+    alertEl: errorEl,
+    remove: () => api.delete(`${agentPath}/api-keys/${encodeURIComponent(key.id)}`),
+    failure: `Could not revoke ${key.masked}`,
+    reload: loadKeys,
   });
-  if (!confirmed) return;
-  button.disabled = true;
-  showAlert(errorEl, '');
-  try {
-    await api.delete(`${agentPath}/api-keys/${encodeURIComponent(key.id)}`);
-  } catch (err) {
-    showAlert(errorEl, `Could not revoke ${key.masked}: ${err.message}`);
-  }
-  await loadKeys();
 }
 
 const keyDialog = byId('key-dialog');

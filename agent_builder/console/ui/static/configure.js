@@ -5,7 +5,7 @@
 // loaded; we stop saving rather than overwrite their work.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { byId, formatSize, h, pageLoaded, setFieldError, showAlert, timeEl, uploadErrorText } from './dom.js';
+import { bindUpload, byId, formatSize, h, pageLoaded, setFieldError, showAlert, timeEl } from './dom.js';
 import { guardLeave } from './nav.js';
 
 const SAVE_DELAY_MS = 500;
@@ -327,21 +327,14 @@ async function deleteFile(file, button) {
   }
 }
 
-fileInput.addEventListener('change', async () => {
-  const file = fileInput.files[0];
-  if (!file) return;
-  showAlert(fileError, '');
-  fileStatus.textContent = `Uploading ${file.name}…`;
-  try {
+bindUpload({
+  input: fileInput,
+  statusEl: fileStatus,
+  alertEl: fileError,
+  upload: async (file) => {
     files = [await api.upload(`${agentPath}/files`, file), ...files];
-    fileStatus.textContent = `Uploaded ${file.name}`;
     renderFiles();
-  } catch (err) {
-    fileStatus.textContent = '';
-    showAlert(fileError, uploadErrorText(err));
-  } finally {
-    fileInput.value = '';
-  }
+  },
 });
 
 // ---------------------------------------------------------------- load

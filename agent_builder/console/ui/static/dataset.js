@@ -1,6 +1,6 @@
 // Dataset page: upload documents, watch indexing, inspect segments, test retrieval.
 import { api } from './api.js';
-import { byId, formatSize, h, pageLoaded, setFieldError, showAlert, uploadErrorText } from './dom.js';
+import { bindUpload, byId, formatSize, h, pageLoaded, setFieldError, showAlert } from './dom.js';
 
 const POLL_MS = 1000;
 const datasetId = document.querySelector('main').dataset.datasetId;
@@ -50,21 +50,12 @@ async function loadDocuments() {
   }
 }
 
-uploadInput.addEventListener('change', async () => {
-  const file = uploadInput.files[0];
-  if (!file) return;
-  showAlert(uploadError, '');
-  uploadStatus.textContent = `Uploading ${file.name}…`;
-  try {
-    await api.upload(`${datasetPath}/documents`, file);
-    uploadStatus.textContent = `Uploaded ${file.name}`;
-  } catch (err) {
-    uploadStatus.textContent = '';
-    showAlert(uploadError, uploadErrorText(err));
-  } finally {
-    uploadInput.value = '';
-  }
-  await loadDocuments();
+bindUpload({
+  input: uploadInput,
+  statusEl: uploadStatus,
+  alertEl: uploadError,
+  upload: (file) => api.upload(`${datasetPath}/documents`, file),
+  after: loadDocuments,
 });
 
 async function deleteDocument(doc, button) {

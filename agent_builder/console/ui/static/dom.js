@@ -83,7 +83,7 @@ export function showFieldErrors(err, inputsByField) {
 }
 
 // Upload refusals lead with the reason in plain words; the server's message adds the details.
-export function uploadErrorText(err) {
+function uploadErrorText(err) {
   const reason = { 413: 'The file is too large.', 415: 'This file type is not supported.' }[err.status];
   return `Upload failed: ${reason ? `${reason} ${err.message}` : err.message}`;
 }
@@ -98,6 +98,28 @@ export async function copyWithConfirmation(text, statusEl) {
   }
   clearTimeout(statusEl.copyTimer);
   statusEl.copyTimer = setTimeout(() => { statusEl.textContent = ''; }, 3000);
+}
+
+// A file input that uploads each file chosen: progress and success in `statusEl`, a refusal in
+// `alertEl`; the input is cleared for the next file. `upload(file)` sends it; `after()`, when
+// given, runs once the upload settled either way.
+export function bindUpload({ input, statusEl, alertEl, upload, after }) {
+  input.addEventListener('change', async () => {
+    const file = input.files[0];
+    if (!file) return;
+    showAlert(alertEl, '');
+    statusEl.textContent = `Uploading ${file.name}…`;
+    try {
+      await upload(file);
+      statusEl.textContent = `Uploaded ${file.name}`;
+    } catch (err) {
+      statusEl.textContent = '';
+      showAlert(alertEl, uploadErrorText(err));
+    } finally {
+      input.value = '';
+    }
+    if (after) await after();
+  });
 }
 
 // A modal confirmation; resolves true when the user confirms.
@@ -117,6 +139,21 @@ export function confirmDialog({ title, message, confirmLabel }) {
     document.body.append(dialog);
     dialog.showModal();
   });
+}
+
+// Deleting a row after a confirmation (`confirm`: confirmDialog's options): `remove()` runs with
+// `button` disabled, a failure shows in `alertEl` as "<failure>: <reason>", and `reload()`
+// redraws the list either way.
+export async function confirmRemoval({ confirm, button, alertEl, remove, failure, reload }) {
+  if (!(await confirmDialog(confirm))) return;
+  button.disabled = true;
+  showAlert(alertEl, '');
+  try {
+    await remove();
+  } catch (err) {
+    showAlert(alertEl, `${failure}: ${err.message}`);
+  }
+  await reload();
 }
 
 // The "Create …" dialogs (Name, Description, Create): `create({name, description})` returns

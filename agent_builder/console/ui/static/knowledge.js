@@ -1,6 +1,6 @@
 // Knowledge datasets: list, create (then open the new dataset), delete with confirmation.
 import { api } from './api.js';
-import { bindCreateDialog, byId, confirmDialog, h, pageLoaded, showAlert } from './dom.js';
+import { bindCreateDialog, byId, confirmRemoval, h, pageLoaded, showAlert } from './dom.js';
 
 const listError = byId('list-error');
 
@@ -27,21 +27,19 @@ async function load() {
   }
 }
 
-async function remove(dataset, button) {
-  const confirmed = await confirmDialog({
-    title: 'Delete dataset?',
-    message: `"${dataset.name}" and its documents will be deleted and detached from every agent.`,
-    confirmLabel: 'Delete',
+function remove(dataset, button) {
+  return confirmRemoval({
+    confirm: {
+      title: 'Delete dataset?',
+      message: `"${dataset.name}" and its documents will be deleted and detached from every agent.`,
+      confirmLabel: 'Delete',
+    },
+    button,
+    alertEl: listError,
+    remove: () => api.delete(`/console/api/datasets/${encodeURIComponent(dataset.id)}`),
+    failure: `Could not delete "${dataset.name}"`,
+    reload: load,
   });
-  if (!confirmed) return;
-  button.disabled = true;
-  showAlert(listError, '');
-  try {
-    await api.delete(`/console/api/datasets/${encodeURIComponent(dataset.id)}`);
-  } catch (err) {
-    showAlert(listError, `Could not delete "${dataset.name}": ${err.message}`);
-  }
-  await load();
 }
 
 bindCreateDialog({

@@ -1,7 +1,7 @@
 // Model providers: add (the server validates with a real call), revalidate, delete, and
 // activate the models each provider lists.
 import { api } from './api.js';
-import { byId, confirmDialog, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
+import { byId, confirmRemoval, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
 
 const providersEl = byId('providers');
 const listError = byId('list-error');
@@ -82,21 +82,19 @@ async function validate(provider, button, statusEl) {
   }
 }
 
-async function remove(provider, button) {
-  const confirmed = await confirmDialog({
-    title: 'Delete provider?',
-    message: `"${provider.name}" and its models will be removed. Agents using them can't be published until they use another model.`,
-    confirmLabel: 'Delete',
+function remove(provider, button) {
+  return confirmRemoval({
+    confirm: {
+      title: 'Delete provider?',
+      message: `"${provider.name}" and its models will be removed. Agents using them can't be published until they use another model.`,
+      confirmLabel: 'Delete',
+    },
+    button,
+    alertEl: listError,
+    remove: () => api.delete(`/console/api/model-providers/${encodeURIComponent(provider.id)}`),
+    failure: `Could not delete ${provider.name}`,
+    reload: load,
   });
-  if (!confirmed) return;
-  button.disabled = true;
-  showAlert(listError, '');
-  try {
-    await api.delete(`/console/api/model-providers/${encodeURIComponent(provider.id)}`);
-  } catch (err) {
-    showAlert(listError, `Could not delete ${provider.name}: ${err.message}`);
-  }
-  await load();
 }
 
 // ---------------------------------------------------------------- add form

@@ -1,6 +1,6 @@
 // Tool settings: the builtin catalog with readiness, and credentials for tools that need one.
 import { api } from './api.js';
-import { byId, confirmDialog, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
+import { byId, confirmRemoval, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
 
 const loadError = byId('load-error');
 let tools = [];
@@ -47,21 +47,19 @@ async function load() {
   }
 }
 
-async function remove(credential, button) {
-  const confirmed = await confirmDialog({
-    title: 'Delete credential?',
-    message: `Agents using ${credential.tool} lose access to "${credential.name}".`,
-    confirmLabel: 'Delete',
+function remove(credential, button) {
+  return confirmRemoval({
+    confirm: {
+      title: 'Delete credential?',
+      message: `Agents using ${credential.tool} lose access to "${credential.name}".`,
+      confirmLabel: 'Delete',
+    },
+    button,
+    alertEl: loadError,
+    remove: () => api.delete(`/console/api/tool-credentials/${encodeURIComponent(credential.id)}`),
+    failure: `Could not delete "${credential.name}"`,
+    reload: load,
   });
-  if (!confirmed) return;
-  button.disabled = true;
-  showAlert(loadError, '');
-  try {
-    await api.delete(`/console/api/tool-credentials/${encodeURIComponent(credential.id)}`);
-  } catch (err) {
-    showAlert(loadError, `Could not delete "${credential.name}": ${err.message}`);
-  }
-  await load();
 }
 
 const form = byId('credential-form');
