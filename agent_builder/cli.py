@@ -10,15 +10,18 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import Any, TypeVar
 
 import uvicorn
 
-from agent_builder.settings import ConfigError
+from agent_builder.settings import ConfigError, ServiceSettings
 
 logger = logging.getLogger("agent_builder")
+
+_Settings = TypeVar("_Settings", bound=ServiceSettings)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,24 +76,32 @@ def _run_console(args: argparse.Namespace) -> int:
     from agent_builder.console.app import create_app  # imported here: other services don't need it
     from agent_builder.console.config import ConsoleConfig
 
-    try:
-        config = ConsoleConfig.load(db_path=args.db)
-    except ConfigError as exc:
-        logger.error("%s", exc)
-        return 2
-    return serve("console", create_app(config), args.host, args.port)
+    return _serve_configured("console", ConsoleConfig, {"db_path": args.db}, create_app, args)
 
 
 def _run_runtime(args: argparse.Namespace) -> int:
     from agent_builder.runtime.app import create_app
     from agent_builder.runtime.config import RuntimeConfig
 
+    flags = {"retry_budget": args.retry_budget, "shell_timeout_s": args.shell_timeout}
+    return _serve_configured("runtime", RuntimeConfig, flags, create_app, args)
+
+
+def _serve_configured(
+    service: str,
+    settings: type[_Settings],
+    flags: dict[str, Any],
+    create_app: Callable[[_Settings], object],
+    args: argparse.Namespace,
+) -> int:
+    """Serve the app made from the service's settings (environment, then the CLI `flags`); exit 2
+    with the problems on stderr when a setting is invalid."""
     try:
-        config = RuntimeConfig.load(retry_budget=args.retry_budget, shell_timeout_s=args.shell_timeout)
+        config = settings.load(**flags)
     except ConfigError as exc:
         logger.error("%s", exc)
         return 2
-    return serve("runtime", create_app(config), args.host, args.port)
+    return serve(service, create_app(config), args.host, args.port)
 
 
 def _run_shellctl(args: argparse.Namespace) -> int:
