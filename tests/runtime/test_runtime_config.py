@@ -3,6 +3,10 @@ errors that name the variable or flag and the fix."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from agent_builder.runtime.config import RuntimeConfig
@@ -64,3 +68,20 @@ def test_an_invalid_flag_is_named_as_the_flag() -> None:
         "--shell-timeout must be a number of seconds in (0, 120] (shellctl's range), got 500.0. "
         "Fix: pass a number of seconds in (0, 120] (shellctl's range), or leave --shell-timeout out."
     )
+
+
+def test_the_runtime_command_exits_2_naming_the_bad_setting() -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("AGENT_BUILDER_")}
+    env["AGENT_BUILDER_RUNTIME_MODEL_TIMEOUT_S"] = "soon"
+    result = subprocess.run(
+        [sys.executable, "-m", "agent_builder", "runtime", "--port", "0", "--shell-timeout", "500"],
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--shell-timeout must be a number of seconds in (0, 120]" in result.stderr
+    assert "AGENT_BUILDER_RUNTIME_MODEL_TIMEOUT_S must be a positive number of seconds" in result.stderr
+    assert "AGENT_BUILDER_READY" not in result.stdout
