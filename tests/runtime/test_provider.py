@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -20,7 +21,9 @@ def _complete(body: bytes) -> tuple[Completion, list[str]]:
             completion = await stream_chat(http, "http://provider/v1", "sk-key", {}, texts.append)
         return completion, texts
 
-    return asyncio.run(call())
+    # On a thread of its own: a session's sync Playwright keeps an event loop running on this one.
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, call()).result()
 
 
 def test_an_event_whose_data_spans_several_lines_is_one_chunk() -> None:
