@@ -35,7 +35,6 @@ class Console:
     ) -> None:
         command = [sys.executable, "-m", "agent_builder"] if module else [AGENT_BUILDER]
         clean_env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_BUILDER_")}
-        self.started_at = time.monotonic()
         self.process = subprocess.Popen(
             [*command, "console", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
             stdout=subprocess.PIPE,
@@ -112,11 +111,9 @@ def test_ready_line_names_the_real_port_and_sigterm_exits_cleanly(
 ) -> None:
     db = tmp_path / "nested" / "dir" / "console.db"  # parent folders are created
     console, http = _start(consoles, db)
-    elapsed = time.monotonic() - console.started_at
     line_url = str(http.base_url).rstrip("/")
     assert line_url.startswith("http://127.0.0.1:") and not line_url.endswith(":0")
     assert http.get("/healthz").json() == {"status": "ok"}
-    assert elapsed < 5, f"startup took {elapsed:.2f}s"
     assert console.stop(signal.SIGTERM) == 0
     assert "Traceback" not in console.stderr()
     with sqlite3.connect(db) as conn:
