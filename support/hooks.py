@@ -178,7 +178,9 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
     run: RunState = context.run
     browser_context = run.browser.new_context(run.storage_state)
     if run.settings.trace != "off":
-        browser_context.tracing.start(screenshots=True, snapshots=True, title=scenario.name)
+        # DOM snapshots, network and console, but no screencast frames: the frames were a third of
+        # the lane's CPU (benchmarks/trace_cost.py), and the failure screenshot is taken anyway.
+        browser_context.tracing.start(screenshots=False, snapshots=True, title=scenario.name)
     page = browser_context.new_page()
     world = World(
         settings=run.settings,
