@@ -1,4 +1,5 @@
-# Every target runs inside .venv; `make setup` creates it (and installs Chromium if none exists).
+# Every target runs inside .venv; `make setup` creates it (and installs Chromium and bubblewrap
+# if they are missing).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,6 +16,7 @@ LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
+	@ci/ensure-bubblewrap.sh
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
