@@ -56,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=Path("artifacts/shellctl-workspaces"),
         help="folder holding one workspace per session (created if missing)",
     )
+    shellctl.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="development only: run commands unconfined, without bubblewrap (warned at start and in /healthz)",
+    )
     shellctl.set_defaults(run=_run_shellctl)
 
     args = parser.parse_args(argv)
@@ -106,12 +111,24 @@ def _serve_configured(
 
 def _run_shellctl(args: argparse.Namespace) -> int:
     from agent_builder.shellctl.app import create_app
+    from agent_builder.shellctl.config import ShellctlConfig
+    from agent_builder.shellctl.sandbox import Sandbox, SandboxUnavailable
 
     try:
-        app = create_app(args.workspaces)
+        config = ShellctlConfig.from_env()
+        sandbox = Sandbox(config, isolated=not args.no_isolation)
+        app = create_app(args.workspaces, config, sandbox)
+    except (ValueError, SandboxUnavailable) as exc:
+        logger.error("%s", exc)
+        return 2
     except OSError as exc:
         logger.error("cannot use workspaces folder %s: %s", args.workspaces, exc)
         return 2
+    if args.no_isolation:
+        logger.warning(
+            "--no-isolation: commands run UNCONFINED, with shellctl's user, files and network; "
+            "never use this where commands come from untrusted input"
+        )
     return serve("shellctl", app, args.host, args.port)
 
 

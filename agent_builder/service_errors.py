@@ -35,13 +35,20 @@ async def _validation_error(_: Request, exc: Exception) -> Response:
     # Field and reason only: the rejected input may be an API key.
     errors = [
         {
-            "field": ".".join(str(part) for part in error.get("loc", ())[1:]) or "body",
+            "field": _field(error),
             "message": str(error.get("msg", "Invalid value")).removeprefix("Value error, "),
         }
         for error in exc.errors()
     ]
     message = f"{errors[0]['field']}: {errors[0]['message']}" if errors else "Invalid request."
     return _json_error(422, "invalid_request", message, errors=errors)
+
+
+def _field(error: Any) -> str:
+    # Malformed JSON is located by its character offset ("body", 12): the field is the body itself.
+    if error.get("type") == "json_invalid":
+        return "body"
+    return ".".join(str(part) for part in error.get("loc", ())[1:]) or "body"
 
 
 async def _http_error(_: Request, exc: Exception) -> Response:

@@ -1,4 +1,5 @@
-"""shellctl HTTP API: exec in a session's workspace, read/write its files, remove it."""
+"""shellctl HTTP API: exec in a session's workspace, read/write its files, remove it, remove all
+workspaces of an owner."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, Response
-from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field, field_validator
 
 from agent_builder.service_errors import ApiError, install_error_handlers
+from agent_builder.shellctl import files
+from agent_builder.shellctl.auth import BearerTokenMiddleware
+from agent_builder.shellctl.config import ShellctlConfig
 from agent_builder.shellctl.execution import run_command
-from agent_builder.shellctl.workspaces import Workspaces
+from agent_builder.shellctl.sandbox import Sandbox
+from agent_builder.shellctl.workspaces import Workspace, Workspaces, check_name
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +29,18 @@ MAX_FILE_BYTES = 1 << 20
 class ExecRequest(BaseModel):
     command: str = Field(min_length=1, max_length=MAX_COMMAND_CHARS)
     timeout_s: float = Field(default=10.0, gt=0, le=MAX_TIMEOUT_S)
+
+    @field_validator("command")
+    @classmethod
+    def _runnable(cls, command: str) -> str:
+        # A process argument is a C string of bytes: no NUL, and text that encodes (no lone surrogates).
+        if "\x00" in command:
+            raise ValueError("the command must not contain a NUL byte")
+        try:
+            command.encode()
+        except UnicodeEncodeError:
+            raise ValueError("the command must be valid UTF-8 text") from None
+        return command
 
 
 class ExecResponse(BaseModel):
@@ -40,22 +57,48 @@ class FileWritten(BaseModel):
     size: int
 
 
+class OwnerRemoved(BaseModel):
+    owner: str
+    removed: int
+
+
+class Health(BaseModel):
+    status: str
+    isolation: str
+
+
 PathQuery = Annotated[str, Query(description="file path relative to the workspace")]
+OwnerQuery = Annotated[
+    str | None, Query(description="whom the workspace belongs to (for the console: the agent's id)")
+]
 
 
-def create_app(workspaces_root: Path) -> FastAPI:
-    workspaces = Workspaces(workspaces_root)
+def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) -> FastAPI:
+    """The app, once `sandbox` started a command the way it will start every one (else raises
+    SandboxUnavailable): shellctl never serves without the isolation it reports."""
+    workspaces = Workspaces(workspaces_root, sandbox.uid_for)
+    sandbox.probe(workspaces.root)
     app = FastAPI(title="agent_builder shellctl", version="1.0.0", docs_url=None, redoc_url=None)
     install_error_handlers(app)
+    if config.token:
+        app.add_middleware(BearerTokenMiddleware, token=config.token)
+
+    def workspace(owner: str | None, session_id: str, create: bool) -> Workspace:
+        key = _key(owner, session_id)
+        found = workspaces.ensure(*key) if create else workspaces.find(*key)
+        if found is None:
+            raise ApiError(404, "file_not_found", "This session has no workspace yet.")
+        return found
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz() -> Health:
+        return Health(status="ok", isolation=sandbox.isolation)
 
     @app.post("/sessions/{session_id}/exec")
-    async def exec_command(session_id: str, body: ExecRequest) -> ExecResponse:
-        workspace = workspaces.ensure(session_id)
-        result = await run_command(body.command, workspace, body.timeout_s)
+    async def exec_command(session_id: str, body: ExecRequest, owner: OwnerQuery = None) -> ExecResponse:
+        target = workspace(owner, session_id, create=True)
+        with sandbox.launch(body.command, target) as launch:
+            result = await run_command(launch, body.timeout_s)
         # Never the command or its output: either may carry secrets.
         logger.info(
             "session %s: exec exit=%s timed_out=%s in %d ms",
@@ -66,34 +109,41 @@ def create_app(workspaces_root: Path) -> FastAPI:
         )
         return ExecResponse(**vars(result))
 
-    @app.get("/sessions/{session_id}/files", response_class=FileResponse)
-    async def read_file(session_id: str, path: PathQuery) -> FileResponse:
-        target = workspaces.file(session_id, path)
-        if not target.is_file():
-            raise ApiError(404, "file_not_found", f"No file at {path!r} in this workspace.")
-        return FileResponse(target, media_type="application/octet-stream")
+    @app.get("/sessions/{session_id}/files", response_class=StreamingResponse)
+    async def read_file(session_id: str, path: PathQuery, owner: OwnerQuery = None) -> StreamingResponse:
+        file, size = files.open_for_reading(workspace(owner, session_id, create=False), path)
+        return StreamingResponse(
+            files.chunks(file), media_type="application/octet-stream", headers={"Content-Length": str(size)}
+        )
 
     @app.put("/sessions/{session_id}/files")
-    async def write_file(session_id: str, path: PathQuery, request: Request) -> FileWritten:
-        workspaces.ensure(session_id)
-        target = workspaces.file(session_id, path)
-        if target.is_dir():
-            raise ApiError(400, "invalid_path", f"{path!r} is a folder.")
+    async def write_file(
+        session_id: str, path: PathQuery, request: Request, owner: OwnerQuery = None
+    ) -> FileWritten:
+        target = workspace(owner, session_id, create=True)
         content = bytearray()
         async for chunk in request.stream():
             content += chunk
             if len(content) > MAX_FILE_BYTES:
                 raise ApiError(413, "file_too_large", f"Files are limited to {MAX_FILE_BYTES} bytes.")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        except OSError as exc:  # e.g. a parent is a file, or the command made it read-only
-            raise ApiError(400, "invalid_path", f"Cannot write {path!r}: {exc.strerror}.") from None
+        files.write(target, path, bytes(content))
         return FileWritten(path=path, size=len(content))
 
     @app.delete("/sessions/{session_id}", status_code=204)
-    async def delete_session(session_id: str) -> Response:
-        workspaces.remove(session_id)
+    async def delete_session(session_id: str, owner: OwnerQuery = None) -> Response:
+        workspaces.remove(*_key(owner, session_id))
         return Response(status_code=204)
 
+    @app.delete("/owners/{owner}")
+    async def delete_owner(owner: str) -> OwnerRemoved:
+        removed = workspaces.remove_owner(check_name(owner, "invalid_owner", "Owners"))
+        logger.info("owner %s: %d workspaces removed", owner, removed)
+        return OwnerRemoved(owner=owner, removed=removed)
+
     return app
+
+
+def _key(owner: str | None, session_id: str) -> tuple[str, str]:
+    """The index key of a session's workspace; no owner is the empty owner."""
+    owner = "" if owner is None else check_name(owner, "invalid_owner", "Owners")
+    return owner, check_name(session_id, "invalid_session_id", "Session ids")

@@ -1,5 +1,10 @@
-"""Runs one shell command: `/bin/sh -c` in its own process group, a clean environment, a timeout
-that kills the whole group, and output capped as it arrives."""
+"""Runs one prepared command (sandbox.Launch) in its own process group, with a timeout that kills
+the whole group, and output capped as it arrives.
+
+In a sandbox the group is bwrap; `--die-with-parent` takes the pid 1 of the command's PID
+namespace with it, and when that pid 1 dies the kernel kills every process left in the namespace,
+whatever session or group it moved to (setsid, nohup, double forks). Without isolation only the
+process group is killed."""
 
 from __future__ import annotations
 
@@ -8,19 +13,19 @@ import os
 import signal
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from subprocess import DEVNULL, PIPE
 
+from agent_builder.shellctl.sandbox import Launch
+
 OUTPUT_CAP_BYTES = 64 * 1024
-# After the command ends, how long to wait for its pipes to close. Only a process that left the
-# process group (e.g. via setsid) can still hold them; its output is not waited for.
+# After the command ends, how long to wait for its pipes to close. Only a process that outlived
+# the kill (without isolation: one that left the process group) can still hold them.
 _PIPE_GRACE_S = 1.0
-_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 @dataclass(frozen=True)
 class ExecResult:
-    exit_code: int | None  # None when timed out; negative when killed by that signal
+    exit_code: int | None  # None when timed out; 128 + N when killed by signal N
     stdout: str
     stderr: str
     timed_out: bool
@@ -57,26 +62,16 @@ class _CommandProtocol(asyncio.SubprocessProtocol):
         return self.output[fd].decode("utf-8", errors="replace")
 
 
-def command_env(workspace: Path) -> dict[str, str]:
-    """Built from scratch: nothing of shellctl's own environment (tokens, keys) reaches commands."""
-    return {"PATH": _PATH, "HOME": str(workspace), "LANG": "C.UTF-8"}
-
-
-async def run_command(
-    command: str, workspace: Path, timeout_s: float, cap: int = OUTPUT_CAP_BYTES
-) -> ExecResult:
+async def run_command(launch: Launch, timeout_s: float, cap: int = OUTPUT_CAP_BYTES) -> ExecResult:
     started = time.monotonic()
     transport, protocol = await asyncio.get_running_loop().subprocess_exec(
         lambda: _CommandProtocol(cap),
-        "/bin/sh",
-        "-c",
-        command,
-        cwd=workspace,
-        env=command_env(workspace),
+        *launch.argv,
         stdin=DEVNULL,
         stdout=PIPE,
         stderr=PIPE,
         start_new_session=True,  # its own process group, so one signal reaches every child
+        **launch.popen_kwargs(),
     )
     try:
         try:
@@ -95,13 +90,18 @@ async def run_command(
     finally:
         transport.close()
     return ExecResult(
-        exit_code=None if timed_out else transport.get_returncode(),
+        exit_code=None if timed_out else _shell_status(transport.get_returncode()),
         stdout=protocol.text(1),
         stderr=protocol.text(2),
         timed_out=timed_out,
         truncated=protocol.truncated,
         duration_ms=round((time.monotonic() - started) * 1000),
     )
+
+
+def _shell_status(returncode: int | None) -> int | None:
+    """Killed by signal N is 128 + N, as a shell (and bwrap, for the command inside) reports it."""
+    return 128 - returncode if returncode is not None and returncode < 0 else returncode
 
 
 def _kill_group(pgid: int) -> None:

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -64,3 +65,13 @@ def _wait_ready(process: subprocess.Popen[str], prefix: str, log: Path) -> str:
 
 def agent_builder(*args: str) -> list[str]:
     return [PYTHON, "-m", "agent_builder", *args]
+
+
+@contextmanager
+def workspaces_folder() -> Iterator[Path]:
+    """A folder for shellctl's workspaces that sandbox users can reach. Run as root, shellctl runs
+    each workspace as a uid of its own, which must be able to search every parent folder; pytest's
+    temporary folders are private to their user (mode 0700)."""
+    with tempfile.TemporaryDirectory(prefix="shellctl-") as folder:
+        os.chmod(folder, 0o711)
+        yield Path(folder) / "workspaces"

@@ -1,70 +1,58 @@
-"""shellctl as a real process: exec results, timeouts that kill the process group, output caps,
-workspace isolation and the file API's path checks."""
+"""shellctl's API as a real process: exec results, output caps, the token, workspaces per owner
+and session, the file API's checks, and 4xx JSON for every bad input."""
 
 from __future__ import annotations
 
+import json
 import os
-import time
+import re
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.runtime.service_process import agent_builder, service
-
-PARENT_SECRET = "parent-process-secret-value-31337"
-
-
-@dataclass(frozen=True)
-class Shellctl:
-    client: httpx.Client
-    workspaces: Path
-
-    def exec(self, session: str, command: str, timeout_s: float = 10) -> dict:
-        response = self.client.post(
-            f"/sessions/{session}/exec", json={"command": command, "timeout_s": timeout_s}
-        )
-        assert response.status_code == 200, response.text
-        return response.json()
-
-
-@pytest.fixture(scope="module")
-def shellctl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shellctl]:
-    root = tmp_path_factory.mktemp("shellctl")
-    workspaces = root / "workspaces"
-    command = agent_builder("shellctl", "--port", "0", "--workspaces", str(workspaces))
-    env = {"E2E_SECRET": PARENT_SECRET}
-    with (
-        service(command, "AGENT_BUILDER_READY", root / "shellctl.log", env=env) as process,
-        httpx.Client(base_url=process.url, timeout=30) as client,
-    ):
-        yield Shellctl(client, workspaces.resolve())
+from tests.shellctl.conftest import Shellctl, json_error
 
 
 def _session() -> str:
     return f"s-{uuid.uuid4().hex[:12]}"
 
 
-def _gone(pid: int, within_s: float = 3.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                if stat.read().split(") ")[-1].startswith("Z"):  # a zombie awaiting its reaper is dead
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def test_healthz(shellctl: Shellctl) -> None:
-    response = shellctl.client.get("/healthz")
+def test_healthz_is_open_and_reports_the_isolation(shellctl: Shellctl) -> None:
+    response = httpx.get(f"{shellctl.process.url}/healthz")  # no token
     assert response.status_code == 200
-    assert response.json() == {"status": "ok"}
+    assert response.json() == {"status": "ok", "isolation": "bubblewrap"}
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong-token-0123456789", "Basic abc", "Bearer"])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/sessions/s1/exec"),
+        ("GET", "/sessions/s1/files?path=a.txt"),
+        ("PUT", "/sessions/s1/files?path=a.txt"),
+        ("DELETE", "/sessions/s1"),
+        ("DELETE", "/owners/agent-1"),
+        ("GET", "/openapi.json"),
+        ("GET", "/no-such-route"),
+    ],
+)
+def test_every_route_but_healthz_needs_the_token(
+    shellctl: Shellctl, authorization: str | None, method: str, path: str
+) -> None:
+    headers = {"Authorization": authorization} if authorization else {}
+    response = httpx.request(
+        method, f"{shellctl.process.url}{path}", headers=headers, json={"command": "touch pwned"}
+    )
+    json_error(response, 401, "unauthorized")
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert shellctl.folder("s1") is None  # nothing ran, nothing was created
+
+
+def test_the_token_never_reaches_the_log(shellctl: Shellctl) -> None:
+    shellctl.exec(_session(), "true")
+    httpx.get(f"{shellctl.process.url}/openapi.json", headers={"Authorization": "Bearer guess"})
+    assert "shellctl-tests-token" not in shellctl.process.log_text()
 
 
 def test_exec_reports_exact_output_and_exit_code(shellctl: Shellctl) -> None:
@@ -76,44 +64,8 @@ def test_exec_reports_exact_output_and_exit_code(shellctl: Shellctl) -> None:
 
     failing = shellctl.exec(session, "echo oops >&2; exit 3")
     assert (failing["exit_code"], failing["stdout"], failing["stderr"]) == (3, "", "oops\n")
-
-
-def test_command_runs_in_the_workspace_with_a_minimal_environment(shellctl: Shellctl) -> None:
-    session = _session()
-    result = shellctl.exec(session, 'pwd; echo "home=$HOME"; env')
-    workspace = str(shellctl.workspaces / session)
-    lines = result["stdout"].splitlines()
-    assert lines[0] == workspace
-    assert lines[1] == f"home={workspace}"
-    names = {line.split("=", 1)[0] for line in lines[2:]}
-    assert {"PATH", "HOME", "LANG"} <= names
-    assert names <= {"PATH", "HOME", "LANG", "PWD", "SHLVL", "_", "OLDPWD"}  # the rest is set by sh itself
-    assert PARENT_SECRET not in result["stdout"]
-
-
-def test_timeout_kills_the_whole_process_group(shellctl: Shellctl) -> None:
-    started = time.monotonic()
-    result = shellctl.exec(_session(), "sleep 30 & echo $!; sleep 30", timeout_s=1)
-    assert time.monotonic() - started < 5
-    assert result["timed_out"] is True
-    assert result["exit_code"] is None
-    background_pid = int(result["stdout"].strip())
-    assert _gone(background_pid), "the background child survived the timeout"
-
-
-def test_background_jobs_do_not_outlive_a_finished_command(shellctl: Shellctl) -> None:
-    started = time.monotonic()
-    result = shellctl.exec(_session(), "sleep 30 & echo $!")
-    assert time.monotonic() - started < 5
-    assert (result["exit_code"], result["timed_out"]) == (0, False)
-    assert _gone(int(result["stdout"].strip()))
-
-
-def test_a_process_that_left_the_group_does_not_hold_the_reply(shellctl: Shellctl) -> None:
-    started = time.monotonic()
-    result = shellctl.exec(_session(), "setsid sleep 3 & echo started")  # keeps stdout open for 3 s
-    assert time.monotonic() - started < 2.5
-    assert (result["exit_code"], result["stdout"]) == (0, "started\n")
+    killed = shellctl.exec(session, "kill -9 $$")
+    assert killed["exit_code"] == 128 + 9  # as a shell reports a command killed by a signal
 
 
 def test_output_is_capped_while_reading(shellctl: Shellctl) -> None:
@@ -124,12 +76,58 @@ def test_output_is_capped_while_reading(shellctl: Shellctl) -> None:
     assert result["exit_code"] == 0
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"command": "echo a\x00b"}, "command"),  # a NUL byte cannot be part of a process argument
+        (b'{"command": "echo \\ud800"}', "command"),  # a lone surrogate is no text a process can get
+        ({"command": "true", "timeout_s": 0}, "timeout_s"),
+        ({"command": "true", "timeout_s": 121}, "timeout_s"),
+        ({"command": ""}, "command"),
+        ({}, "command"),
+        ({"command": 42}, "command"),
+    ],
+)
+def test_unusable_exec_bodies_are_422_naming_the_field(
+    shellctl: Shellctl, body: dict | bytes, field: str
+) -> None:
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    response = shellctl.client.post(
+        f"/sessions/{_session()}/exec", content=content, headers={"Content-Type": "application/json"}
+    )
+    error = json_error(response, 422, "invalid_request")
+    assert [item["field"] for item in error["errors"]] == [field]
+
+
+@pytest.mark.parametrize("content", [b"{not json", b'{"command": "true"', b"\xff\xfe", b""])
+def test_malformed_json_is_422_on_the_body(shellctl: Shellctl, content: bytes) -> None:
+    response = shellctl.client.post(
+        f"/sessions/{_session()}/exec", content=content, headers={"Content-Type": "application/json"}
+    )
+    error = json_error(response, 422, "invalid_request")
+    assert {item["field"] for item in error["errors"]} == {"body"}
+
+
 def test_sessions_have_separate_workspaces(shellctl: Shellctl) -> None:
     first, second = _session(), _session()
     shellctl.exec(first, "echo mine > note.txt")
     assert shellctl.exec(first, "cat note.txt")["stdout"] == "mine\n"
-    other = shellctl.exec(second, "ls -A; pwd")
-    assert other["stdout"] == f"{shellctl.workspaces / second}\n"
+    assert shellctl.exec(second, "ls -A; pwd; echo $HOME")["stdout"] == "/workspace\n/workspace\n"
+
+
+def test_workspace_names_are_random_and_mapped_per_owner(shellctl: Shellctl) -> None:
+    session = _session()
+    shellctl.exec(session, "echo unowned > who.txt")
+    shellctl.exec(session, "echo agent-a > who.txt", owner="agent-a")
+    shellctl.exec(session, "echo agent-b > who.txt", owner="agent-b")
+    folders = [shellctl.folder(session, owner) for owner in ("", "agent-a", "agent-b")]
+    assert all(folder is not None and folder.is_dir() for folder in folders)
+    assert len(set(folders)) == 3  # the same session id under three owners: three workspaces
+    for folder, who in zip(folders, ("unowned", "agent-a", "agent-b"), strict=True):
+        assert folder is not None and re.fullmatch(r"[0-9a-f]{32}", folder.name)
+        assert (folder / "who.txt").read_text() == f"{who}\n"
+    assert not any(session in name for name in os.listdir(shellctl.workspaces))
+    assert os.stat(shellctl.workspaces).st_mode & 0o777 == 0o711  # searchable, not listable
 
 
 def test_files_round_trip_inside_the_workspace(shellctl: Shellctl) -> None:
@@ -139,17 +137,14 @@ def test_files_round_trip_inside_the_workspace(shellctl: Shellctl) -> None:
     )
     assert written.status_code == 200, written.text
     assert written.json() == {"path": "notes/a.txt", "size": 9}
-    assert shellctl.exec(session, "cat notes/a.txt")["stdout"] == "hi there\n"
-
-    shellctl.exec(session, "echo from-shell > out.txt; ln -s out.txt link.txt")
-    for path in ("out.txt", "link.txt"):
-        read = shellctl.client.get(f"/sessions/{session}/files", params={"path": path})
-        assert read.status_code == 200
-        assert read.content == b"from-shell\n"
+    assert shellctl.exec(session, "cat notes/a.txt; echo more >> notes/a.txt")["stdout"] == "hi there\n"
+    read = shellctl.client.get(f"/sessions/{session}/files", params={"path": "./notes//a.txt"})
+    assert (read.status_code, read.content) == (200, b"hi there\nmore\n")
 
     missing = shellctl.client.get(f"/sessions/{session}/files", params={"path": "nope.txt"})
-    assert missing.status_code == 404
-    assert missing.json()["code"] == "file_not_found"
+    json_error(missing, 404, "file_not_found")
+    unknown = shellctl.client.get(f"/sessions/{_session()}/files", params={"path": "a.txt"})
+    json_error(unknown, 404, "file_not_found")
 
 
 def test_file_uploads_are_limited(shellctl: Shellctl) -> None:
@@ -157,56 +152,116 @@ def test_file_uploads_are_limited(shellctl: Shellctl) -> None:
     too_big = shellctl.client.put(
         f"/sessions/{session}/files", params={"path": "big"}, content=b"x" * (2 << 20)
     )
-    assert too_big.status_code == 413
-    assert too_big.json()["code"] == "file_too_large"
+    json_error(too_big, 413, "file_too_large")
     shellctl.exec(session, "mkdir folder")
     onto_folder = shellctl.client.put(f"/sessions/{session}/files", params={"path": "folder"}, content=b"x")
-    assert onto_folder.status_code == 400
+    json_error(onto_folder, 400, "invalid_path")
 
 
 @pytest.mark.parametrize(
-    "path", ["../escape.txt", "a/../../escape.txt", "/etc/passwd", "", ".", "outside/passwd", "up/escape.txt"]
+    "path",
+    [
+        "../escape.txt",
+        "a/../../escape.txt",
+        "/etc/passwd",
+        "",
+        ".",
+        "outside/passwd",  # through a symlink to /etc
+        "up/escape.txt",  # through a symlink to ..
+        "inside.txt",  # a symlink to a file inside: not followed either
+        "linkdir/real.txt",  # a symlink to a folder inside
+        "bad\x00name",
+    ],
 )
-def test_paths_leaving_the_workspace_are_rejected(shellctl: Shellctl, path: str) -> None:
+def test_the_file_api_follows_no_link_and_no_dots(shellctl: Shellctl, path: str) -> None:
     session = _session()
-    shellctl.exec(session, "ln -s /etc outside; ln -s .. up")
+    shellctl.exec(
+        session,
+        "ln -s /etc outside; ln -s .. up; echo x > real.txt; ln -s real.txt inside.txt; "
+        "mkdir dir; echo y > dir/real.txt; ln -s dir linkdir",
+    )
     for response in (
         shellctl.client.get(f"/sessions/{session}/files", params={"path": path}),
-        shellctl.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"x"),
+        shellctl.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned"),
     ):
-        assert response.status_code == 400, (path, response.text)
-        assert response.json()["code"] == "invalid_path"
+        json_error(response, 400, "invalid_path")
+    assert shellctl.exec(session, "cat real.txt dir/real.txt")["stdout"] == "x\ny\n"
     assert not (shellctl.workspaces / "escape.txt").exists()
+
+
+def test_the_file_api_refuses_hard_links(
+    shellctl: Shellctl, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    session = _session()
+    shellctl.exec(session, "echo inside > own.txt; ln own.txt twin.txt")
+    outside = tmp_path_factory.mktemp("outside") / "secret.txt"
+    outside.write_text("host secret\n")
+    folder = shellctl.folder(session)
+    assert folder is not None
+    os.link(outside, folder / "linked.txt")  # what a command could do without a mount namespace
+    for path in ("linked.txt", "twin.txt"):
+        read = shellctl.client.get(f"/sessions/{session}/files", params={"path": path})
+        assert "other hard links" in json_error(read, 400, "invalid_path")["message"]
+        write = shellctl.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned")
+        json_error(write, 400, "invalid_path")
+    assert outside.read_text() == "host secret\n"
+
+
+def test_the_file_api_refuses_special_files_without_hanging(shellctl: Shellctl) -> None:
+    session = _session()
+    shellctl.exec(session, "mkfifo pipe")
+    read = shellctl.client.get(f"/sessions/{session}/files", params={"path": "pipe"}, timeout=5)
+    json_error(read, 400, "invalid_path")
+    write = shellctl.client.put(
+        f"/sessions/{session}/files", params={"path": "pipe"}, content=b"x", timeout=5
+    )
+    json_error(write, 400, "invalid_path")
 
 
 @pytest.mark.parametrize("session", ["a.b", "x" * 65, "semi;colon"])
 def test_bad_session_ids_are_rejected(shellctl: Shellctl, session: str) -> None:
     response = shellctl.client.post(f"/sessions/{session}/exec", json={"command": "true"})
-    assert response.status_code == 400
-    assert response.json()["code"] == "invalid_session_id"
-    assert response.json()["message"]
+    json_error(response, 400, "invalid_session_id")
 
 
-@pytest.mark.parametrize(
-    "body", [{"command": "true", "timeout_s": 0}, {"command": "true", "timeout_s": 121}, {"command": ""}, {}]
-)
-def test_invalid_exec_bodies_are_422(shellctl: Shellctl, body: dict) -> None:
-    response = shellctl.client.post(f"/sessions/{_session()}/exec", json=body)
-    assert response.status_code == 422
-    assert response.json()["code"] == "invalid_request"
+@pytest.mark.parametrize("owner", ["a.b", "x" * 65, "semi;colon", ""])
+def test_bad_owners_are_rejected(shellctl: Shellctl, owner: str) -> None:
+    response = shellctl.client.post(
+        f"/sessions/{_session()}/exec", params={"owner": owner}, json={"command": "true"}
+    )
+    json_error(response, 400, "invalid_owner")
+    if owner:
+        json_error(shellctl.client.delete(f"/owners/{owner}"), 400, "invalid_owner")
 
 
 def test_delete_removes_the_workspace(shellctl: Shellctl) -> None:
     session = _session()
-    shellctl.exec(session, "mkdir -p deep/er && echo x > deep/er/f")
-    assert (shellctl.workspaces / session).is_dir()
+    shellctl.exec(session, "mkdir -p deep/er && echo x > deep/er/f && chmod 500 deep/er")
+    folder = shellctl.folder(session)
+    assert folder is not None and folder.is_dir()
     assert shellctl.client.delete(f"/sessions/{session}").status_code == 204
-    assert not (shellctl.workspaces / session).exists()
+    assert not folder.exists()
+    assert shellctl.folder(session) is None
     assert shellctl.client.delete(f"/sessions/{session}").status_code == 204  # idempotent
+    assert shellctl.exec(session, "ls -A")["stdout"] == ""  # a fresh workspace, under a new name
+    assert shellctl.folder(session) != folder
+
+
+def test_deleting_an_owner_removes_all_its_workspaces(shellctl: Shellctl) -> None:
+    owner, other = f"agent-{uuid.uuid4().hex[:8]}", f"agent-{uuid.uuid4().hex[:8]}"
+    sessions = [_session(), _session()]
+    for session in sessions:
+        shellctl.exec(session, "echo mine > f", owner=owner)
+    shellctl.exec(sessions[0], "echo theirs > f", owner=other)
+    folders = [shellctl.folder(session, owner) for session in sessions]
+
+    response = shellctl.client.delete(f"/owners/{owner}")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"owner": owner, "removed": 2}
+    assert not any(folder is not None and folder.exists() for folder in folders)
+    assert shellctl.exec(sessions[0], "cat f", owner=other)["stdout"] == "theirs\n"
+    assert shellctl.client.delete(f"/owners/{owner}").json() == {"owner": owner, "removed": 0}
 
 
 def test_unknown_routes_answer_json(shellctl: Shellctl) -> None:
-    response = shellctl.client.get("/nope")
-    assert response.status_code == 404
-    assert response.json()["code"] == "not_found"
-    assert os.path.isdir(shellctl.workspaces)
+    json_error(shellctl.client.get("/nope"), 404, "not_found")

@@ -1,0 +1,231 @@
+"""What a command can reach inside shellctl's bubblewrap sandbox, tried the way an attacker would:
+the host's processes, environment, files, network and kernel settings; what outlives a timeout;
+and the resource limits."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.shellctl.conftest import (
+    PARENT_SECRET,
+    TOKEN,
+    Shellctl,
+    host_processes,
+    none_left,
+    running_shellctl,
+)
+
+TOP_LEVEL = {"bin", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr", "workspace"}  # on any host
+AS_ROOT = pytest.mark.skipif(
+    os.geteuid() != 0, reason="only shellctl run as root gives workspaces uids of their own"
+)
+
+
+def _session() -> str:
+    return f"s-{uuid.uuid4().hex[:12]}"
+
+
+def _marker() -> str:
+    """A sleep duration no other process on the host has: `sleep 300.<digits>`."""
+    return f"300.{secrets.randbelow(10**9):09d}"
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shellctl]:
+    env = {
+        "AGENT_BUILDER_SANDBOX_MAX_PROCESSES": "24",
+        "AGENT_BUILDER_SANDBOX_MAX_FILE_BYTES": str(1 << 20),
+        "AGENT_BUILDER_SANDBOX_CPU_SECONDS": "1",
+        "AGENT_BUILDER_SANDBOX_MEMORY_BYTES": str(256 << 20),
+        "AGENT_BUILDER_SANDBOX_TMP_BYTES": str(2 << 20),
+    }
+    with running_shellctl(tmp_path_factory.mktemp("limited"), env=env, name="limited") as started:
+        yield started
+
+
+def test_no_process_sees_a_secret_of_the_host(shellctl: Shellctl) -> None:
+    # The attack that read the console's admin password: every environment under /proc.
+    result = shellctl.exec(_session(), "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ; done; env")
+    assert result["exit_code"] == 0, result
+    variables = {line.split("=", 1)[0] for line in result["stdout"].splitlines()}
+    assert variables == {"PATH", "HOME", "LANG", "TERM", "PWD"}  # PWD is set by sh itself
+    assert PARENT_SECRET not in result["stdout"] and TOKEN not in result["stdout"]
+
+
+def test_the_host_processes_are_out_of_sight_and_reach(shellctl: Shellctl) -> None:
+    # A victim of the test's own, not `kill -9 -1`: should the sandbox ever break, only it may die.
+    with subprocess.Popen(["sleep", "60"]) as victim:
+        try:
+            result = shellctl.exec(_session(), f"ls /proc | grep -c '^[0-9]'; kill -9 {victim.pid}")
+            assert victim.poll() is None, "a sandboxed command killed a host process"
+        finally:
+            victim.kill()
+    assert int(result["stdout"].splitlines()[0]) <= 6  # bwrap, sh, ls, grep and the like
+    assert "No such process" in result["stderr"]
+
+
+def test_the_file_system_is_a_read_only_minimal_system(
+    shellctl: Shellctl, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    host_tmp = Path("/tmp", f"host-only-{uuid.uuid4().hex}")
+    host_tmp.write_text("host")
+    try:
+        result = shellctl.exec(
+            _session(),
+            f"ls -A /; echo ---; ls -A /etc; echo ---; ls -A ..; echo ---; test -e {host_tmp} && echo HOST-TMP; "
+            f"test -e {shellctl.workspaces} && echo HOST-WORKSPACES; ls /root /home /var /opt 2>&1 | wc -l",
+        )
+    finally:
+        host_tmp.unlink()
+    top, etc, parent, rest = result["stdout"].split("---\n")
+    assert set(top.split()) == TOP_LEVEL
+    assert set(parent.split()) == set(top.split())  # `ls ..` is the sandbox's root, no other workspace
+    assert not {"shadow", "gshadow", "sudoers", "ssh", "ssl", "resolv.conf"} & set(etc.split())
+    assert {"passwd", "group", "hosts"} <= set(etc.split())
+    assert rest == "4\n"  # four "No such file or directory"; neither host path exists inside
+
+
+@pytest.mark.parametrize("path", ["/", "/usr", "/etc", "/dev", "/proc/sys/kernel/core_pattern"])
+def test_the_system_is_read_only(shellctl: Shellctl, path: str) -> None:
+    # `test -w` rather than a write: should the sandbox ever break, nothing of the host changes.
+    result = shellctl.exec(_session(), f"test -w {path} && echo WRITABLE || echo refused")
+    assert result["stdout"] == "refused\n", result
+
+
+def test_the_workspace_and_the_tmpfs_are_writable(shellctl: Shellctl) -> None:
+    name = uuid.uuid4().hex
+    result = shellctl.exec(
+        _session(),
+        f"echo a > a && echo b > /tmp/{name} && echo c > /dev/shm/{name} && cat a /tmp/{name} /dev/shm/{name}",
+    )
+    assert result["stdout"] == "a\nb\nc\n"
+    assert not Path("/tmp", name).exists() and not Path("/dev/shm", name).exists()  # not the host's
+
+
+def test_other_workspaces_are_out_of_reach(shellctl: Shellctl) -> None:
+    first, second = _session(), _session()
+    shellctl.exec(first, "echo private > note.txt")
+    folder = shellctl.folder(first)
+    assert folder is not None
+    result = shellctl.exec(
+        second,
+        f"find / -name note.txt 2>/dev/null; cat {folder}/note.txt 2>/dev/null || echo unreadable; ls -A ..",
+    )
+    lines = result["stdout"].splitlines()
+    assert lines[0] == "unreadable"  # find found nothing; its host path does not exist in here
+    assert "private" not in result["stdout"] and folder.name not in lines
+
+
+def test_there_is_no_network_but_loopback(shellctl: Shellctl) -> None:
+    result = shellctl.exec(
+        _session(), "tail -n +3 /proc/net/dev | cut -d: -f1; tail -n +2 /proc/net/tcp | wc -l"
+    )
+    assert result["stdout"].split() == ["lo", "0"]  # not even shellctl's own listening socket
+
+
+def test_the_network_switch_shares_the_hosts_network(tmp_path_factory: pytest.TempPathFactory) -> None:
+    logs = tmp_path_factory.mktemp("network")
+    with running_shellctl(logs, env={"AGENT_BUILDER_SANDBOX_NETWORK": "1"}, name="network") as networked:
+        port = networked.process.url.rsplit(":", 1)[1]
+        result = networked.exec(_session(), "cat /proc/net/tcp; test -e /etc/resolv.conf && echo resolv")
+    assert f":{int(port):04X} " in result["stdout"]  # shellctl's listening socket is visible now
+    assert "resolv" in result["stdout"]
+
+
+def test_commands_run_as_no_host_user(shellctl: Shellctl) -> None:
+    session = _session()
+    result = shellctl.exec(session, "id -u; id -un; touch mine")
+    assert result["stdout"] == "1000\nsandbox\n"
+    folder = shellctl.folder(session)
+    assert folder is not None
+    # What the command creates belongs to its host uid: the workspace's, never root's.
+    owner = (folder / "mine").stat().st_uid
+    assert owner == folder.stat().st_uid and owner != 0
+
+
+@AS_ROOT
+def test_every_workspace_runs_as_a_host_uid_of_its_own(shellctl: Shellctl) -> None:
+    uids = []
+    for session in (_session(), _session()):
+        shellctl.exec(session, "touch mine")
+        folder = shellctl.folder(session)
+        assert folder is not None
+        uids.append((folder / "mine").stat().st_uid)
+        assert uids[-1] == folder.stat().st_uid
+    assert len(set(uids)) == 2 and 0 not in uids
+
+
+def test_a_timeout_kills_everything_the_command_started(shellctl: Shellctl) -> None:
+    marker = _marker()
+    escapes = (
+        f"setsid sleep {marker} & nohup sleep {marker} >/dev/null 2>&1 & "
+        f"(sleep {marker} &) ; perl -e 'setpgrp; exec qw(sleep {marker})' & "
+        f"sh -c 'sleep {marker} & exec sleep {marker}' & sleep {marker}"
+    )
+    result = shellctl.exec(_session(), escapes, timeout_s=1)
+    assert (result["timed_out"], result["exit_code"]) == (True, None)
+    assert none_left(marker), host_processes(marker)
+
+
+def test_nothing_outlives_a_finished_command(shellctl: Shellctl) -> None:
+    marker = _marker()
+    # The command ends only once its escapee is in a session of its own (it wrote its pid after setsid).
+    escape = f"setsid sh -c 'echo $$ > pid; exec sleep {marker}' >/dev/null 2>&1 & sleep {marker} &"
+    result = shellctl.exec(_session(), f"{escape} while [ ! -s pid ]; do :; done; echo started")
+    assert (result["exit_code"], result["stdout"], result["timed_out"]) == (0, "started\n", False)
+    assert result["duration_ms"] < 2000  # no process left behind holds the reply
+    assert none_left(marker), host_processes(marker)
+
+
+def test_every_process_gets_the_configured_limits(limited: Shellctl) -> None:
+    result = limited.exec(_session(), "cat /proc/self/limits; sh -c 'cat /proc/self/limits'")
+    limits = [line for line in result["stdout"].splitlines() if line.startswith("Max ")]
+    expected = {  # soft and hard limit
+        "Max processes": ["24", "24"],
+        "Max file size": [str(1 << 20)] * 2,
+        "Max cpu time": ["1", "2"],  # SIGXCPU at 1 s, SIGKILL at 2 s
+        "Max address space": [str(256 << 20)] * 2,
+        "Max core file size": ["0", "0"],
+    }
+    for name, values in expected.items():
+        lines = [line for line in limits if line.startswith(name)]
+        assert len(lines) == 2 and all(line.split()[-3:-1] == values for line in lines), lines
+
+
+def test_the_process_limit_stops_a_fork_bomb(limited: Shellctl) -> None:
+    marker = _marker()
+    result = limited.exec(
+        _session(), f"for i in $(seq 40); do sleep {marker} & done; echo never", timeout_s=5
+    )
+    assert "never" not in result["stdout"] and "fork" in result["stderr"].lower()
+    assert none_left(marker)
+
+
+def test_the_file_size_limit_stops_a_disk_filler(limited: Shellctl) -> None:
+    result = limited.exec(_session(), "head -c 5000000 /dev/zero > big; echo $?; stat -c %s big")
+    assert result["stdout"].split() == [str(128 + 25), str(1 << 20)]  # SIGXFSZ at the limit
+
+
+def test_the_cpu_limit_stops_a_busy_loop(limited: Shellctl) -> None:
+    result = limited.exec(_session(), "sh -c 'while :; do :; done'; echo $?", timeout_s=20)
+    assert result["stdout"] == f"{128 + 24}\n"  # SIGXCPU after one CPU second, long before the timeout
+    assert "CPU time limit exceeded" in result["stderr"]
+
+
+def test_the_tmpfs_is_small(limited: Shellctl) -> None:
+    name = uuid.uuid4().hex
+    try:
+        result = limited.exec(
+            _session(), f"for n in 1 2 3; do head -c 1000000 /dev/zero > /tmp/{name}-$n || exit 1; done"
+        )
+    finally:
+        for leftover in Path("/tmp").glob(f"{name}-*"):  # only if the sandbox's /tmp were the host's
+            leftover.unlink()
+    assert result["exit_code"] == 1 and "No space left" in result["stderr"]
