@@ -30,6 +30,8 @@ class ConsoleConfig(ServiceSettings):
     # runtime reaches it (None: the address the console's server is bound to).
     runtime_url: HttpUrl | None = setting(None, "an http(s):// URL")
     shellctl_url: HttpUrl | None = setting(None, "an http(s):// URL")
+    # Shared with shellctl and the runtime: removing a deleted agent's workspaces needs it.
+    shellctl_token: str | None = setting(None, "the token shellctl was started with", repr=False)
     internal_url: HttpUrl | None = setting(None, "an http(s):// URL")
     enable_test_seed: Annotated[bool, BeforeValidator(_exactly_one)] = setting(False, "1 or unset")
     max_document_bytes: int = setting(1_048_576, "a positive integer", gt=0)

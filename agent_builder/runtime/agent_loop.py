@@ -64,7 +64,7 @@ class AgentRun:
         self._config = config
         self._http = http
         self._emit_to_client = emit
-        self._tools = Toolbox(request, http, config.shell_timeout_s)
+        self._tools = Toolbox(request, http, config.shell_timeout_s, config.shellctl_token)
         self._message = ""  # all text streamed to the client so far: the partial message on cancel
         self._deltas = 0
         self._paragraph_break = False

@@ -75,6 +75,9 @@ class WebSearchService(_Model):
 
 class Services(_Model):
     shellctl_url: str | None = Field(default=None, pattern=_URL)
+    # Whom shellctl files the conversation's workspace under (the console: the agent), so that
+    # removing the owner removes its workspaces.
+    shellctl_owner: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     knowledge: KnowledgeService | None = None
     web_search: WebSearchService | None = None
 
@@ -84,7 +87,7 @@ class RunRequest(_Model):
         pattern=r"^[A-Za-z0-9_.-]{1,128}$", description="client-chosen, unique among active runs"
     )
     agent: AgentSnapshot
-    # Doubles as the shellctl session id, so it follows the same rule.
+    # Doubles as the shellctl session id (shellctl maps it to a workspace), so it follows the same rule.
     conversation_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     history: list[HistoryMessage] = []
     query: str = Field(min_length=1)

@@ -69,10 +69,17 @@ class ToolResult:
 class Toolbox:
     """The tools one run may use: those enabled on the agent, wired to the run's services."""
 
-    def __init__(self, request: RunRequest, http: httpx.AsyncClient, shell_timeout_s: float) -> None:
+    def __init__(
+        self,
+        request: RunRequest,
+        http: httpx.AsyncClient,
+        shell_timeout_s: float,
+        shellctl_token: str | None = None,
+    ) -> None:
         self._request = request
         self._http = http
         self._shell_timeout_s = shell_timeout_s
+        self._shellctl_headers = {"Authorization": f"Bearer {shellctl_token}"} if shellctl_token else {}
         self.enabled: list[ToolName] = list(
             dict.fromkeys(tool.name for tool in request.agent.tools if tool.enabled)
         )
@@ -112,11 +119,13 @@ class Toolbox:
                 "sandbox_shell is unavailable: no sandbox (shellctl) is configured for this run."
             )
         timeout = self._shell_timeout_s
+        owner = self._request.services.shellctl_owner
         reply = await self._post(
             "sandbox_shell",
-            f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec",
+            f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec"
+            + (f"?owner={owner}" if owner else ""),  # the schema keeps it to URL-safe characters
             {"command": command, "timeout_s": timeout},
-            headers={},
+            headers=self._shellctl_headers,
             timeout=timeout + _SHELL_HTTP_MARGIN_S,
         )
         stdout, stderr = reply.get("stdout", ""), reply.get("stderr", "")

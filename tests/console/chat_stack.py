@@ -17,12 +17,13 @@ from fastapi import FastAPI
 
 from support.replay.server import BackgroundServer
 from tests.runtime.runtime_testing import ScriptedProvider
-from tests.runtime.service_process import PYTHON, agent_builder, service
+from tests.runtime.service_process import PYTHON, agent_builder, service, workspaces_folder
 
 ADMIN = {"email": "chat-tests@example.com", "password": "chat-tests-password"}
 REFERENCE_MODEL = "gpt-4o-mini"
 SCRIPTED_MODEL = "scripted-chat"
 SHELL_TIMEOUT_S = 1
+SHELLCTL_TOKEN = "chat-tests-shellctl-token"  # shared by shellctl, the runtime and the console
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class ChatStack:
     reference_model: dict[str, str]  # {provider_id, name}: the deterministic reference model
     scripted_model: dict[str, str]  # {provider_id, name}: answers from `scripted`'s script
     logs: Path
+    shellctl: httpx.Client  # shellctl's own API, with its token
 
 
 def scripted_provider_app(provider: ScriptedProvider) -> FastAPI:
@@ -58,11 +60,14 @@ def chat_stack(workdir: Path, console_env: dict[str, str] | None = None) -> Iter
                 workdir / "reference-model.log",
             )
         )
+        token = {"AGENT_BUILDER_SHELLCTL_TOKEN": SHELLCTL_TOKEN}
+        workspaces = stack.enter_context(workspaces_folder())
         shellctl = stack.enter_context(
             service(
-                agent_builder("shellctl", "--port", "0", "--workspaces", str(workdir / "workspaces")),
+                agent_builder("shellctl", "--port", "0", "--workspaces", str(workspaces)),
                 "AGENT_BUILDER_READY",
                 workdir / "shellctl.log",
+                env=token,
             )
         )
         runtime = stack.enter_context(
@@ -70,7 +75,7 @@ def chat_stack(workdir: Path, console_env: dict[str, str] | None = None) -> Iter
                 agent_builder("runtime", "--port", "0", "--shell-timeout", str(SHELL_TIMEOUT_S)),
                 "AGENT_BUILDER_READY",
                 workdir / "runtime.log",
-                env={"AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10"},
+                env={"AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10", **token},
             )
         )
         console = stack.enter_context(
@@ -85,13 +90,17 @@ def chat_stack(workdir: Path, console_env: dict[str, str] | None = None) -> Iter
                     "AGENT_BUILDER_SHELLCTL_URL": shellctl.url,
                     "AGENT_BUILDER_PUBLIC_URL": "",
                     "AGENT_BUILDER_INTERNAL_URL": "",  # derived from the bound address
+                    **token,
                     **(console_env or {}),
                 },
             )
         )
         api = stack.enter_context(httpx.Client(base_url=console.url, timeout=30))
-        token = api.post("/console/api/login", json=ADMIN).raise_for_status().json()["access_token"]
-        api.headers["Authorization"] = f"Bearer {token}"
+        access = api.post("/console/api/login", json=ADMIN).raise_for_status().json()["access_token"]
+        api.headers["Authorization"] = f"Bearer {access}"
+        shellctl_api = stack.enter_context(
+            httpx.Client(base_url=shellctl.url, headers={"Authorization": f"Bearer {SHELLCTL_TOKEN}"})
+        )
         yield ChatStack(
             console_url=console.url,
             api=api,
@@ -99,6 +108,7 @@ def chat_stack(workdir: Path, console_env: dict[str, str] | None = None) -> Iter
             reference_model=active_model(api, "Reference model", reference.url, REFERENCE_MODEL),
             scripted_model=active_model(api, "Scripted model", f"{scripted_url}/v1", SCRIPTED_MODEL),
             logs=workdir,
+            shellctl=shellctl_api,
         )
 
 

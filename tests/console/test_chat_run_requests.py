@@ -191,6 +191,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         assert (run["query"], run["history"]) == ("What is the token?", [])
         services = run["services"]
         assert services["shellctl_url"] == SHELLCTL_URL
+        assert services["shellctl_owner"] == agent["id"]  # so deleting the agent removes its workspaces
         assert services["web_search"] == {"base_url": "http://search.test/v1", "api_key": "ws-secret-1"}
         assert services["knowledge"]["retrieve_url"] == f"{console.url}/internal/knowledge/retrieve"
 

@@ -153,6 +153,26 @@ def test_sandbox_command_output_reaches_the_answer_and_the_tool_events(
     assert reply["tool_calls"] == [{**call, "output": "sandbox-42\n", "is_error": False}]
 
 
+def test_deleting_the_agent_removes_its_sandbox_workspaces(stack: ChatStack, public: httpx.Client) -> None:
+    agent = publish_agent(
+        stack.api, stack.reference_model, tools=[{"name": "sandbox_shell", "enabled": True}]
+    )
+    headers = api_key(stack.api, agent)
+    conversations = [
+        ask(public, headers, f"Please run the command `echo {n} > proof.txt`").json()["conversation_id"]
+        for n in (1, 2)
+    ]
+    file = {"path": "proof.txt", "owner": agent["id"]}
+    for n, conversation in enumerate(conversations, start=1):
+        written = stack.shellctl.get(f"/sessions/{conversation}/files", params=file)
+        assert (written.status_code, written.text) == (200, f"{n}\n")
+
+    assert stack.api.delete(f"/console/api/agents/{agent['id']}").status_code == 204
+    for conversation in conversations:
+        gone = stack.shellctl.get(f"/sessions/{conversation}/files", params=file)
+        assert_error(gone, 404, "file_not_found")
+
+
 def test_knowledge_search_reads_the_agents_datasets_through_the_console(
     stack: ChatStack, public: httpx.Client
 ) -> None:

@@ -11,9 +11,10 @@ import pytest
 
 from support.replay.server import BackgroundServer
 from tests.runtime.runtime_testing import ScriptedProvider
-from tests.runtime.service_process import PYTHON, Service, agent_builder, service
+from tests.runtime.service_process import PYTHON, Service, agent_builder, service, workspaces_folder
 
 SHELL_TIMEOUT_S = 1
+SHELLCTL_TOKEN = "runtime-tests-shellctl-token"  # shellctl refuses the runtime without it
 
 
 @pytest.fixture(scope="session")
@@ -30,9 +31,11 @@ def reference_model_url(runtime_logs: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def shellctl_url(runtime_logs: Path) -> Iterator[str]:
-    command = agent_builder("shellctl", "--port", "0", "--workspaces", str(runtime_logs / "workspaces"))
-    with service(command, "AGENT_BUILDER_READY", runtime_logs / "shellctl.log") as process:
-        yield process.url
+    env = {"AGENT_BUILDER_SHELLCTL_TOKEN": SHELLCTL_TOKEN}
+    with workspaces_folder() as workspaces:
+        command = agent_builder("shellctl", "--port", "0", "--workspaces", str(workspaces))
+        with service(command, "AGENT_BUILDER_READY", runtime_logs / "shellctl.log", env=env) as process:
+            yield process.url
 
 
 @pytest.fixture(scope="session")
@@ -40,7 +43,7 @@ def runtime(runtime_logs: Path) -> Iterator[Service]:
     command = agent_builder(
         "runtime", "--port", "0", "--retry-budget", "2", "--shell-timeout", str(SHELL_TIMEOUT_S)
     )
-    env = {"AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10"}
+    env = {"AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10", "AGENT_BUILDER_SHELLCTL_TOKEN": SHELLCTL_TOKEN}
     with service(command, "AGENT_BUILDER_READY", runtime_logs / "runtime.log", env=env) as process:
         yield process
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from tests.runtime.conftest import SHELL_TIMEOUT_S
+from tests.runtime.conftest import SHELL_TIMEOUT_S, SHELLCTL_TOKEN
 from tests.runtime.runtime_testing import (
     KNOWLEDGE_TOKEN,
     MODEL_KEY,
@@ -106,6 +106,24 @@ def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str
     assert (call["name"], call["arguments"]) == ("sandbox_shell", {"command": "echo sandbox-$((6*7))"})
     assert result == {"id": call["id"], "name": "sandbox_shell", "output": "sandbox-42\n", "is_error": False}
     assert events[-1].data["message"] == "Tool sandbox_shell returned: sandbox-42"
+
+
+def test_sandbox_shell_sends_the_token_and_the_workspace_owner(
+    client: httpx.Client, reference_model_url: str, shellctl_url: str
+) -> None:
+    body = run_body(
+        reference_model_url,
+        "Please run the command `echo kept > proof.txt`.",
+        tools=("sandbox_shell",),
+        services={"shellctl_url": shellctl_url, "shellctl_owner": "agent-7"},
+    )
+    result = next(event.data for event in run_events(client, body) if event.name == "tool.result")
+    assert result["is_error"] is False, result  # shellctl answers 401 to a runtime without the token
+    files = f"{shellctl_url}/sessions/{body['conversation_id']}/files"
+    headers = {"Authorization": f"Bearer {SHELLCTL_TOKEN}"}
+    owned = httpx.get(files, params={"path": "proof.txt", "owner": "agent-7"}, headers=headers)
+    assert (owned.status_code, owned.content) == (200, b"kept\n")
+    assert httpx.get(files, params={"path": "proof.txt"}, headers=headers).status_code == 404  # not unowned
 
 
 def test_sandbox_timeout_is_a_tool_error(

@@ -85,7 +85,10 @@ def run_request(
         history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],
         query=question.content,
         services=runtime.Services(
-            shellctl_url=services.shellctl_url, knowledge=knowledge, web_search=web_search
+            shellctl_url=services.shellctl_url,
+            shellctl_owner=agent.id,  # deleting the agent removes its workspaces
+            knowledge=knowledge,
+            web_search=web_search,
         ),
     )
 

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from agent_builder.console.auth import require_admin
-from agent_builder.console.routes.common import DbDep, OriginDep, errors
+from agent_builder.console.routes.common import ConfigDep, DbDep, OriginDep, errors
 from agent_builder.console.schemas.agents import (
     Access,
     AccessUpdate,
@@ -20,7 +20,7 @@ from agent_builder.console.schemas.agents import (
 )
 from agent_builder.console.schemas.base import MAX_INT
 from agent_builder.console.schemas.errors import DraftInvalidResponse, RevisionConflictResponse
-from agent_builder.console.services import agents
+from agent_builder.console.services import agents, sandbox
 
 router = APIRouter(
     prefix="/console/api/agents",
@@ -55,8 +55,9 @@ def update_agent(agent_id: str, body: AgentUpdate, db: DbDep, origin: OriginDep)
     return agents.update_agent(db, agent_id, body, origin)
 
 
-@router.delete("/{agent_id}", status_code=204, responses=errors(404))
-def delete_agent(agent_id: str, db: DbDep) -> None:
+@router.delete("/{agent_id}", status_code=204, responses=errors(404, 503))
+def delete_agent(agent_id: str, db: DbDep, config: ConfigDep) -> None:
+    sandbox.remove_workspaces(config, agent_id)  # first: if shellctl fails, the agent is kept
     agents.delete_agent(db, agent_id)
 
 
