@@ -17,6 +17,7 @@ arguments; 4 when a service did not start; 130/143 when interrupted by SIGINT/SI
 
 from __future__ import annotations
 
+import secrets
 import signal
 import sys
 import time
@@ -49,6 +50,7 @@ EXIT_SERVICE_FAILED = 4
 # Short, so the sandbox-timeout scenario is quick; its cassette records this value.
 SANDBOX_TIMEOUT_S = 3
 READY = "AGENT_BUILDER_READY"
+SHELLCTL_TOKEN = "AGENT_BUILDER_SHELLCTL_TOKEN"
 
 
 class Interrupted(Exception):
@@ -79,6 +81,8 @@ class WorkerStack:
     folder: Path
     stack: Stack = field(default_factory=Stack)
     urls: dict[str, str] = field(default_factory=dict)  # service name -> URL
+    # This stack's shellctl accepts work only with it: its runtime and console get it too.
+    shellctl_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
 
     def start_all(self, launches: Mapping[str, Launch], stages: dict[str, float]) -> None:
         for name, launch in launches.items():
@@ -142,12 +146,14 @@ def _backend_launches(settings: Settings, worker: WorkerStack) -> dict[str, Laun
             env=env,
         )
     if settings.start_agent_backend:
+        token = {SHELLCTL_TOKEN: worker.shellctl_token}
         launches["shellctl"] = worker.launch(
             "shellctl",
             python_module_argv(
                 "agent_builder", "shellctl", "--host", "127.0.0.1", "--port", str(settings.shellctl_port or 0),
                 "--workspaces", str(worker.folder / "shellctl-workspaces"),
             ),
+            token,
         )  # fmt: skip
         launches["runtime"] = worker.launch(
             "runtime",
@@ -155,6 +161,7 @@ def _backend_launches(settings: Settings, worker: WorkerStack) -> dict[str, Laun
                 "agent_builder", "runtime", "--host", "127.0.0.1",
                 "--port", str(settings.agent_backend_port or 0), "--shell-timeout", str(SANDBOX_TIMEOUT_S),
             ),
+            token,
         )  # fmt: skip
     return launches
 
@@ -168,7 +175,10 @@ def _console_launch(settings: Settings, worker: WorkerStack) -> dict[str, Launch
     backend = worker.urls.get("runtime") or settings.agent_backend_url()
     shellctl = worker.urls.get("shellctl") or settings.shellctl_url()
     env |= {"AGENT_BUILDER_RUNTIME_URL": backend} if backend else {}
-    env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl} if shellctl else {}
+    if worker.urls.get("shellctl"):  # started here: the console removes a deleted agent's workspaces
+        env |= {"AGENT_BUILDER_SHELLCTL_URL": worker.urls["shellctl"], SHELLCTL_TOKEN: worker.shellctl_token}
+    elif shellctl:
+        env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl}
     return {"console": worker.launch("console", argv, env)}
 
 

@@ -10,12 +10,18 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from conftest import free_port
 
+from ci import post_merge
 from ci.post_merge import EXIT_SERVICE_FAILED
 from seed.runner import EXIT_BLOCKED
+from support.settings import load_settings
+from tests.runtime.service_process import workspaces_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 PID = re.compile(r"\(pid (\d+)")
@@ -65,9 +71,16 @@ def run_orchestrator(env: dict[str, str], *behave_args: str) -> subprocess.Compl
     )
 
 
-def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(tmp_path: Path) -> None:
+@pytest.fixture
+def reachable_tmp() -> Iterator[Path]:
+    """Artifacts where shellctl's workspaces are reachable by sandbox uids (pytest's tmp_path is not)."""
+    with workspaces_folder() as workspaces:
+        yield workspaces.parent
+
+
+def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(reachable_tmp: Path) -> None:
     env = environ(
-        tmp_path,
+        reachable_tmp,
         E2E_MODEL_MODE="live",
         E2E_STABLE_MODEL_BASE_URL=f"http://127.0.0.1:{free_port()}/v1",  # nothing listens there
         E2E_STABLE_MODEL_API_KEY="sk-e2e-orchestrator-test-KEY-0123456789",
@@ -79,8 +92,8 @@ def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(tmp_pa
     output = result.stdout + result.stderr
     assert result.returncode == EXIT_BLOCKED, output
     assert "the lane does not run" in output and "scenario run(s) on" not in output
-    assert not (tmp_path / "post-merge" / "report.json").exists()  # the lane never ran
-    folder = worker_folder(tmp_path)
+    assert not (reachable_tmp / "post-merge" / "report.json").exists()  # the lane never ran
+    folder = worker_folder(reachable_tmp)
     report = json.loads((folder / "seed-report" / "post-merge.json").read_text())
     assert report["results"][0]["status"] == "blocked"
     assert {"replay.log", "shellctl.log", "runtime.log", "console.log"} <= {
@@ -154,6 +167,40 @@ def test_a_service_that_cannot_start_is_reported_with_its_log(tmp_path: Path) ->
     assert result.returncode == EXIT_SERVICE_FAILED, output
     assert "shellctl did not print its ready line" in output and "shellctl.log" in output
     assert process_groups_alive(started_pids(output)) == []
+
+
+@dataclass
+class _Recorded:
+    name: str
+    env: dict[str, str]
+
+
+def test_every_stack_gets_a_fresh_shellctl_token_for_shellctl_the_runtime_and_the_console(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    launched: list[_Recorded] = []
+
+    def record(name: str, argv: list[str], *, ready_prefix: str, log_path: Path, env: dict[str, str]) -> _Recorded:
+        launched.append(_Recorded(name, dict(env or {})))
+        return launched[-1]
+
+    monkeypatch.setattr(post_merge, "launch_service", record)
+    settings = load_settings({"E2E_START_AGENT_BACKEND": "1", "E2E_ARTIFACTS_DIR": str(tmp_path)}, env_file=None)
+    tokens = []
+    for worker_id in ("w1", "w2"):
+        worker = post_merge.WorkerStack(worker_id, tmp_path / worker_id)
+        post_merge._backend_launches(settings, worker)
+        worker.urls = {"shellctl": "http://shellctl.test", "runtime": "http://runtime.test"}
+        post_merge._console_launch(settings, worker)
+        envs = {recorded.name: recorded.env for recorded in launched[-4:]}
+        token = envs["shellctl"]["AGENT_BUILDER_SHELLCTL_TOKEN"]
+        assert len(token) >= 32
+        assert envs["runtime"]["AGENT_BUILDER_SHELLCTL_TOKEN"] == token
+        assert envs["console"]["AGENT_BUILDER_SHELLCTL_TOKEN"] == token
+        assert "AGENT_BUILDER_SHELLCTL_TOKEN" not in envs["replay"]
+        assert token not in repr(worker)
+        tokens.append(token)
+    assert tokens[0] != tokens[1]
 
 
 def test_ci_workflows_only_call_make_targets() -> None:
