@@ -103,6 +103,25 @@ def step_tool_error(context: Context, name: str, text: str) -> None:
     expect(tool).to_contain_text("error", ignore_case=True)
 
 
+@then('the tool "{name}" shows exactly the result "{text}"')
+def step_tool_exact_result(context: Context, name: str, text: str) -> None:
+    # The card's last block is the result once the tool is done (the arguments until then).
+    result = _web_app(context.world).tool(name).locator("pre").last
+    expect(result).to_have_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the tool "{name}" shows no secret of the console')
+def step_tool_shows_no_secret(context: Context, name: str) -> None:
+    world: World = context.world
+    tool = _web_app(world).tool(name)
+    expect(tool.get_by_text("Done", exact=True)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    output = tool.inner_text()
+    # Messages name what leaked, never the value: the report must not carry the secret either.
+    assert world.settings.admin_password.get_secret_value() not in output, "the admin password is shown"
+    variables = sorted(set(re.findall(r"\b(?:AGENT_BUILDER|E2E)_[A-Z0-9_]+", output)))
+    assert not variables, f"the host's variables are shown: {variables}"
+
+
 @then("the conversation recorded {count:d} retry")
 @then("the conversation recorded {count:d} retries")
 def step_recorded_retries(context: Context, count: int) -> None:

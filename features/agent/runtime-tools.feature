@@ -24,6 +24,16 @@ Feature: Tools proven through replies
     And I send the message "Please run the command `sleep 30`"
     Then the tool "sandbox_shell" shows an error mentioning "timed out"
 
+  Scenario: A visitor's commands see no secret of the host and no other workspace
+    Given the agent has the tool "sandbox_shell" enabled via API
+    And the agent has been published via API
+    When I open the agent's web app
+    And I send the message "Please run the command `cat /proc/[0-9]*/environ | tr '\0' '\n' | sort -u`"
+    Then the tool "sandbox_shell" shows the result "PWD=/workspace"
+    And the tool "sandbox_shell" shows no secret of the console
+    When I send the message "Please run the command `ls -A ..`"
+    Then the tool "sandbox_shell" shows exactly the result "bin dev etc lib lib64 proc sbin tmp usr workspace"
+
   Scenario: JSON replace rewrites a document
     Given the agent has the tool "json_replace" enabled via API
     And the agent has been published via API
