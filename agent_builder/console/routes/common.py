@@ -46,7 +46,7 @@ _DESCRIPTIONS = {
     415: "Unsupported file type",
     422: "Body or query failed validation",
     502: "The agent run failed (model provider or runtime)",
-    503: "A dependency (the agent runtime) is unavailable",
+    503: "A dependency (the agent runtime, or the sandbox) is unavailable",
 }
 
 
