@@ -133,21 +133,13 @@ def test_there_is_no_network_but_loopback(shellctl: Shellctl) -> None:
 def test_the_network_switch_shares_the_hosts_network(tmp_path_factory: pytest.TempPathFactory) -> None:
     logs = tmp_path_factory.mktemp("network")
     with running_shellctl(logs, env={"AGENT_BUILDER_SANDBOX_NETWORK": "1"}, name="network") as networked:
-        port = networked.process.url.rsplit(":", 1)[1]
-        result = networked.exec(_session(), "cat /proc/net/tcp; test -e /etc/resolv.conf && echo resolv")
-    assert f":{int(port):04X} " in result["stdout"]  # shellctl's listening socket is visible now
-    assert "resolv" in result["stdout"]
-
-
-def test_commands_run_as_no_host_user(shellctl: Shellctl) -> None:
-    session = _session()
-    result = shellctl.exec(session, "id -u; id -un; touch mine")
-    assert result["stdout"] == "1000\nsandbox\n"
-    folder = shellctl.folder(session)
-    assert folder is not None
-    # What the command creates belongs to its host uid: the workspace's, never root's.
-    owner = (folder / "mine").stat().st_uid
-    assert owner == folder.stat().st_uid and owner != 0
+        port = int(networked.process.url.rsplit(":", 1)[1])
+        result = networked.exec(
+            _session(), f"test -e /etc/resolv.conf && echo resolv; grep -c ':{port:04X} ' /proc/net/tcp"
+        )
+    # shellctl's listening socket (at least) is visible now; counted, as the table may be long.
+    lines = result["stdout"].split()
+    assert lines[0] == "resolv" and int(lines[1]) >= 1, result
 
 
 @AS_ROOT
