@@ -23,5 +23,8 @@ class RuntimeConfig(ServiceSettings):
     model_timeout_s: float = setting(60.0, "a positive number of seconds", gt=0)
     # Sent to shellctl as a bearer token; one variable for shellctl, runtime and console alike.
     shellctl_token: str | None = setting(
-        None, "the token shellctl was started with", validation_alias="AGENT_BUILDER_SHELLCTL_TOKEN", repr=False
+        None,
+        "the token shellctl was started with",
+        validation_alias="AGENT_BUILDER_SHELLCTL_TOKEN",
+        repr=False,
     )

@@ -180,12 +180,16 @@ def test_every_stack_gets_a_fresh_shellctl_token_for_shellctl_the_runtime_and_th
 ) -> None:
     launched: list[_Recorded] = []
 
-    def record(name: str, argv: list[str], *, ready_prefix: str, log_path: Path, env: dict[str, str]) -> _Recorded:
+    def record(
+        name: str, argv: list[str], *, ready_prefix: str, log_path: Path, env: dict[str, str]
+    ) -> _Recorded:
         launched.append(_Recorded(name, dict(env or {})))
         return launched[-1]
 
     monkeypatch.setattr(post_merge, "launch_service", record)
-    settings = load_settings({"E2E_START_AGENT_BACKEND": "1", "E2E_ARTIFACTS_DIR": str(tmp_path)}, env_file=None)
+    settings = load_settings(
+        {"E2E_START_AGENT_BACKEND": "1", "E2E_ARTIFACTS_DIR": str(tmp_path)}, env_file=None
+    )
     tokens = []
     for worker_id in ("w1", "w2"):
         worker = post_merge.WorkerStack(worker_id, tmp_path / worker_id)
