@@ -95,7 +95,10 @@ def test_an_unknown_agent_is_404_without_a_workspace_left_anywhere(
     assert shellctl.deleted == []  # not an id shellctl could hold workspaces for
 
 
-def test_the_token_comes_from_the_environment_and_stays_out_of_reprs(tmp_path: Path) -> None:
-    config = ConsoleConfig.from_env(tmp_path / "c.db", {"AGENT_BUILDER_SHELLCTL_TOKEN": TOKEN})
+def test_the_token_comes_from_the_environment_and_stays_out_of_reprs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_SHELLCTL_TOKEN", TOKEN)
+    config = ConsoleConfig.load(db_path=tmp_path / "c.db")
     assert config.shellctl_token == TOKEN
     assert TOKEN not in repr(config)

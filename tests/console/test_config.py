@@ -20,6 +20,7 @@ _VARIABLES = (
     "ENABLE_TEST_SEED",
     "MAX_DOCUMENT_BYTES",
     "MAX_AGENT_FILE_BYTES",
+    "SHELLCTL_TOKEN",
 )
 
 
@@ -37,6 +38,7 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "public_url": None,
         "runtime_url": None,
         "shellctl_url": None,
+        "shellctl_token": None,
         "internal_url": None,
         "enable_test_seed": False,
         "max_document_bytes": 1_048_576,
