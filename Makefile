@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes durations \
-	merge-reports clean
+	merge-reports mutants soak clean
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
 WORKERS ?=
@@ -72,6 +72,18 @@ durations: setup
 ## One report from shards' lane folders: make merge-reports LANE=pr SHARDS="shards/pr-shard-*"
 merge-reports: setup
 	$(BIN)/python -m support.reports merge $(SHARDS) --out artifacts/$(LANE)
+
+## The mutation lane: every catalogued product bug must be caught (ci/mutants/, artifacts/mutants/).
+## make mutants ARGS="--only saved-shown-while-saving"   |   ARGS="--sample 10"
+mutants: setup
+	$(BIN)/python -m ci.mutants $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
+
+## A lane again and again under CPU throttling; fails on any red run or leftover process.
+## make soak LANE=pr RUNS=10   (WORKERS=2, THROTTLE=4 by default)
+RUNS ?= 10
+THROTTLE ?= 4
+soak: setup
+	$(BIN)/python -m ci.soak $(LANE) --runs $(RUNS) --workers $(or $(WORKERS),2) --throttle $(THROTTLE) $(ARGS)
 
 steps: setup
 	$(BIN)/behave --steps-catalog

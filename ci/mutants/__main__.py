@@ -1,0 +1,113 @@
+"""`make mutants` (`python -m ci.mutants [--only ID...] [--sample N] [--workers N]`): the mutation lane.
+
+1. Load the catalogue (ci/mutants/catalogue/*.toml) and choose the mutants: all of them, `--only`
+   some, or `--sample N` chosen by the commit hash (the rotating sample `make test` runs).
+2. Copy the checkout to a scratch folder and prove the checks import the copy (ci/mutants/scratch.py).
+3. Baseline: the chosen mutants' checks, run together on the UNMUTATED copy, must pass; otherwise a
+   kill would mean nothing and the lane stops.
+4. For each mutant: apply it, run its check, restore; a check that fails kills the mutant.
+5. Print the kill table and write artifacts/mutants/report.md and report.json.
+
+Exit code 1 when a mutant survives that the catalogue does not mark as equivalent, when a mutant
+cannot be applied, or when the baseline fails; 2 for bad arguments or a broken catalogue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.report import write_reports
+from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant
+from ci.mutants.scratch import Scratch, ScratchError, scratch_copy
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT_DIR = ROOT / "artifacts" / "mutants"
+
+
+def choose(mutants: list[Mutant], only: list[str], sample: int | None) -> list[Mutant]:
+    if only:
+        unknown = sorted(set(only) - {mutant.id for mutant in mutants})
+        if unknown:
+            raise ValueError(
+                f"unknown mutant id(s): {', '.join(unknown)}; `python -m ci.mutants --list` lists them"
+            )
+        return [mutant for mutant in mutants if mutant.id in only]
+    if sample is not None:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        # The commit decides: every commit tries another part of the catalogue, reproducibly.
+        chosen = random.Random(int(commit, 16)).sample(mutants, min(sample, len(mutants)))
+        return sorted(chosen, key=lambda mutant: mutant.id)
+    return mutants
+
+
+def baseline_failures(scratch: Scratch, mutants: list[Mutant], workers: int) -> list[str]:
+    """The chosen mutants' checks, merged per kind and run once on the unmutated copy."""
+    checks = [mutant.check for mutant in mutants]
+    failures: list[str] = []
+    if any(check.lint for check in checks):
+        failures += lint_check(scratch)
+    nodes = tuple(sorted({node for check in checks for node in check.pytest}))
+    if nodes:
+        failures += pytest_check(scratch, nodes)
+    for lane in sorted({check.lane for check in checks if check.lane}):
+        same = [check for check in checks if check.lane == lane]
+        whole = any(not check.features for check in same)
+        features = () if whole else tuple(sorted({feature for check in same for feature in check.features}))
+        failures += lane_check(scratch, Check(lane=lane, features=features), workers)
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ci.mutants", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", default=[], metavar="ID")
+    parser.add_argument("--sample", type=int, metavar="N", help="N mutants chosen by the commit hash")
+    parser.add_argument("--workers", type=int, default=2, help="lane workers of each check")
+    parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    args = parser.parse_args(argv)
+    try:
+        catalogue = load_catalogue()
+        chosen = choose(catalogue, args.only, args.sample)
+    except (CatalogueError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.list:
+        for mutant in catalogue:
+            print(f"{mutant.id:<40} {mutant.capability:<14} {mutant.behaviour}")
+        return 0
+    started = time.monotonic()
+    print(f"[mutants] {len(chosen)} of {len(catalogue)} mutants", file=sys.stderr, flush=True)
+    outcomes: list[Outcome] = []
+    with scratch_copy(ROOT) as scratch:
+        failures = baseline_failures(scratch, chosen, args.workers)
+        if failures:
+            print("[mutants] the UNMUTATED product fails these checks; fix them first:", file=sys.stderr)
+            print("\n".join(f"  {failure}" for failure in failures), file=sys.stderr)
+            return 1
+        for number, mutant in enumerate(chosen, start=1):
+            try:
+                outcome = run_mutant(scratch, mutant, args.workers)
+            except ScratchError as error:
+                outcome = Outcome(mutant, False, (), 0.0, str(error))
+            outcomes.append(outcome)
+            print(
+                f"[mutants] {number}/{len(chosen)} {mutant.id}: {outcome.verdict} in {outcome.wall_s:.0f}s"
+                + (f" by {outcome.killed_by[0]}" if outcome.killed_by else ""),
+                file=sys.stderr,
+                flush=True,
+            )
+    table = write_reports(outcomes, REPORT_DIR, time.monotonic() - started)
+    print(table)
+    bad = [outcome for outcome in outcomes if outcome.verdict in ("SURVIVED", "error")]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""The mutant catalogue: `ci/mutants/catalogue/*.toml`, one `[[mutant]]` table per realistic bug.
+
+Each mutant is one declarative edit (replace `find`, which must occur exactly once in `file`, by
+`replace`), the behaviour it breaks in one sentence, and the check that must catch it: lane
+scenarios (`lane` plus `features`, optionally `names`), pytest node ids (`pytest`), or the
+feature linter (`lint = true`). A mutant no check can catch is listed with `equivalent`, the
+reason it changes no behaviour anyone could observe; it is then run but its survival is accepted.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
+Lane = Literal["pr", "post-merge", "a11y"]
+
+
+class CatalogueError(ValueError):
+    """A catalogue entry that cannot be run: the message names its file and id."""
+
+
+@dataclass(frozen=True)
+class Check:
+    lane: Lane | None = None
+    features: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # behave --name patterns, to narrow the features to scenarios
+    pytest: tuple[str, ...] = ()
+    lint: bool = False
+
+    def describe(self) -> str:
+        parts = []
+        if self.lane:
+            scope = ", ".join(self.features) or "the whole lane"
+            named = f" ({'; '.join(self.names)})" if self.names else ""
+            parts.append(f"{self.lane}: {scope}{named}")
+        parts += [f"pytest {node}" for node in self.pytest]
+        if self.lint:
+            parts.append("make lint (feature linter)")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    behaviour: str
+    file: str  # relative to the project root
+    find: str
+    replace: str
+    check: Check
+    capability: str  # the catalogue file it comes from, e.g. console_api
+    equivalent: str | None = None
+    source: Path = field(default=CATALOGUE_DIR, compare=False)
+
+
+def _check(raw: dict[str, object], where: str) -> Check:
+    check = Check(
+        lane=raw.get("lane"),  # type: ignore[arg-type]
+        features=tuple(raw.get("features", ())),  # type: ignore[arg-type]
+        names=tuple(raw.get("names", ())),  # type: ignore[arg-type]
+        pytest=tuple(raw.get("pytest", ())),  # type: ignore[arg-type]
+        lint=bool(raw.get("lint", False)),
+    )
+    if check.lane not in (None, "pr", "post-merge", "a11y"):
+        raise CatalogueError(f"{where}: check.lane must be pr, post-merge or a11y, not {check.lane!r}")
+    if not (check.lane or check.pytest or check.lint):
+        raise CatalogueError(f"{where}: check needs a lane, pytest node ids or lint = true")
+    if (check.features or check.names) and not check.lane:
+        raise CatalogueError(f"{where}: check.features and check.names need check.lane")
+    return check
+
+
+def load_catalogue(folder: Path = CATALOGUE_DIR, root: Path | None = None) -> list[Mutant]:
+    """Every mutant, validated: unique ids, files that exist, `find` present exactly once."""
+    mutants: list[Mutant] = []
+    for path in sorted(folder.glob("*.toml")):
+        for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("mutant", []):
+            where = f"{path.name}: mutant {raw.get('id', '?')!r}"
+            missing = [
+                key for key in ("id", "behaviour", "file", "find", "replace", "check") if key not in raw
+            ]
+            if missing:
+                raise CatalogueError(f"{where}: missing {', '.join(missing)}")
+            mutants.append(
+                Mutant(
+                    id=raw["id"],
+                    behaviour=raw["behaviour"],
+                    file=raw["file"],
+                    find=raw["find"],
+                    replace=raw["replace"],
+                    check=_check(raw["check"], where),
+                    capability=path.stem,
+                    equivalent=raw.get("equivalent"),
+                    source=path,
+                )
+            )
+    _validate(mutants, root or folder.parents[2])
+    return mutants
+
+
+def _validate(mutants: list[Mutant], root: Path) -> None:
+    seen: set[str] = set()
+    for mutant in mutants:
+        where = f"{mutant.source.name}: mutant {mutant.id!r}"
+        if mutant.id in seen:
+            raise CatalogueError(f"{where}: the id is used twice")
+        seen.add(mutant.id)
+        target = root / mutant.file
+        if not target.is_file():
+            raise CatalogueError(f"{where}: no such file {mutant.file}")
+        count = target.read_text(encoding="utf-8").count(mutant.find)
+        if count != 1:
+            raise CatalogueError(
+                f"{where}: `find` occurs {count} times in {mutant.file}, not exactly once: the code moved; "
+                "update the mutant to the bug it stands for"
+            )
+        if mutant.find == mutant.replace:
+            raise CatalogueError(f"{where}: `replace` is the same as `find`")

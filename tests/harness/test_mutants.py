@@ -1,0 +1,97 @@
+"""The mutation lane's own machinery: a valid catalogue, a scratch copy the checks really import,
+mutants applied and restored, a deterministic rotating sample, and a kill table that tells."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ci.mutants.__main__ import choose
+from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.report import kill_table
+from ci.mutants.runner import Outcome
+from ci.mutants.scratch import Scratch, ScratchError, scratch_copy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def mutant(**changes: object) -> Mutant:
+    fields: dict[str, object] = {
+        "id": "m1",
+        "behaviour": "a bug",
+        "file": "agent_builder/__init__.py",
+        "find": '"""',
+        "replace": "'''",
+        "check": Check(pytest=("tests/x.py",)),
+        "capability": "demo",
+    }
+    return Mutant(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_the_shipped_catalogue_is_valid_and_every_mutant_applies_exactly_once() -> None:
+    mutants = load_catalogue()
+    assert len({m.id for m in mutants}) == len(mutants) > 0
+    assert all(m.behaviour and m.check.describe() for m in mutants)
+
+
+def test_a_mutant_whose_code_moved_is_refused_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "ci" / "mutants" / "catalogue").mkdir(parents=True)
+    (tmp_path / "app.py").write_text("x = 1\nx = 1\n")
+    catalogue = tmp_path / "ci" / "mutants" / "catalogue"
+    (catalogue / "demo.toml").write_text(
+        '[[mutant]]\nid = "twice"\nbehaviour = "b"\nfile = "app.py"\nfind = "x = 1"\nreplace = "x = 2"\n'
+        'check = { pytest = ["t.py"] }\n'
+    )
+    with pytest.raises(CatalogueError, match="mutant 'twice': `find` occurs 2 times in app.py"):
+        load_catalogue(catalogue, tmp_path)
+    (catalogue / "demo.toml").write_text(
+        '[[mutant]]\nid = "nocheck"\nbehaviour = "b"\nfile = "app.py"\nfind = "x"\nreplace = "y"\ncheck = {}\n'
+    )
+    with pytest.raises(CatalogueError, match="check needs a lane, pytest node ids or lint"):
+        load_catalogue(catalogue, tmp_path)
+
+
+def test_the_scratch_copy_is_what_the_checks_import_and_a_mutant_is_restored() -> None:
+    with scratch_copy(ROOT) as scratch:
+        target = scratch.root / "agent_builder" / "__init__.py"
+        original = target.read_text()
+        probe = [sys.executable, "-c", "import agent_builder; print(agent_builder.__doc__[:12])"]
+        with scratch.mutated(mutant(find=original.splitlines()[0], replace='"""MUTATED HERE')):
+            scratch.verify()
+            out = subprocess.run(
+                probe, cwd=scratch.root, env=scratch.env(), capture_output=True, text=True, check=True
+            )
+            assert out.stdout.startswith("MUTATED HERE")
+        assert target.read_text() == original
+        assert (
+            ROOT / "agent_builder" / "__init__.py"
+        ).read_text() == original  # the working tree is untouched
+
+
+def test_verification_fails_when_the_checks_would_import_another_copy(tmp_path: Path) -> None:
+    with pytest.raises(ScratchError, match="scratch copy"):
+        Scratch(tmp_path, ROOT).verify()  # an empty folder: agent_builder comes from the installed checkout
+
+
+def test_the_rotating_sample_is_decided_by_the_commit() -> None:
+    mutants = [mutant(id=f"m{n}") for n in range(30)]
+    first, again = choose(mutants, [], 10), choose(mutants, [], 10)
+    assert first == again and len(first) == 10
+    with pytest.raises(ValueError, match="unknown mutant id"):
+        choose(mutants, ["nope"], None)
+
+
+def test_the_kill_table_names_survivors_and_equivalents() -> None:
+    killed = Outcome(mutant(id="k"), True, ("features/a.feature:3 A",), 12.0)
+    survived = Outcome(mutant(id="s"), False, (), 9.0)
+    equivalent = Outcome(mutant(id="e", equivalent="the value is never read"), False, (), 8.0)
+    table = kill_table([killed, survived, equivalent], 60.0)
+    assert "1 of 3 mutants killed (50% of the non-equivalent ones), 1 accepted as equivalent" in table
+    assert "| `s` | a bug |" in table and "**SURVIVED**" in table and "Survivors" in table
+    assert "(equivalent: the value is never read)" in table
+    assert (
+        survived.verdict == "SURVIVED" and equivalent.verdict == "equivalent" and killed.verdict == "killed"
+    )
