@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from playwright.sync_api import BrowserContext, Page
 
@@ -98,12 +99,17 @@ class World:
     # Shared by the worker: name -> the scenario that made it, so a leftover names its creator.
     creators: dict[str, str]
     scenario_label: str  # `file:line "name"` of this scenario
+    scenario_location: str  # `file:line` of this scenario
     # The replay server's scope for this scenario; only @external-model/@external-tool scenarios have one.
     replay: ReplayControl | None = None
+    replay_misses_shown: int = 0  # misses of the replay scope a step already failed with
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     cleanup: Cleanup = field(default_factory=Cleanup)
     agent_builder: AgentBuilderState = field(default_factory=AgentBuilderState)
     page_errors: list[str] = field(default_factory=list)
     console_log: list[str] = field(default_factory=list)
+    # Secret values the scenario was given (API keys shown once): redacted from every artifact.
+    secrets: set[str] = field(default_factory=set)
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""

@@ -3,7 +3,7 @@
 Routes:
 - `GET /v1/models`, `POST /v1/chat/completions` (JSON or `stream: true` SSE);
 - `GET|POST /search/{path}`: a JSON passthrough for a web-search provider (call site `tool:web_search`);
-- `/__replay/...`: the control API (scenario scope, patches, state, health).
+- `/__replay/...`: the control API (scenario scope: open, so far, close; patches, state, health).
 
 Modes: `replay` serves cassettes and never opens a network connection; `record` forwards to the
 upstream with the key from `E2E_STABLE_MODEL_API_KEY` and writes the scenario's cassette when its
@@ -109,6 +109,10 @@ async def open_scope(body: OpenScope, request: Request) -> dict[str, Any]:
     return _hub(request).open_scope(body)
 
 
+async def scope_report(request: Request) -> dict[str, Any]:
+    return _hub(request).scope_report().model_dump(mode="json")
+
+
 async def close_scope(request: Request) -> dict[str, Any]:
     return _hub(request).close_scope().model_dump(mode="json")
 
@@ -148,6 +152,7 @@ def create_app(config: ReplayConfig) -> FastAPI:
     app.add_api_route("/v1/chat/completions", chat_completions, methods=["POST"])
     app.add_api_route("/search/{path:path}", search, methods=["GET", "POST"])
     app.add_api_route("/__replay/scenario", open_scope, methods=["POST"])
+    app.add_api_route("/__replay/scenario", scope_report, methods=["GET"])
     app.add_api_route("/__replay/scenario", close_scope, methods=["DELETE"])
     app.add_api_route("/__replay/patches", add_patch, methods=["POST"])
     app.add_api_route("/__replay/state", state, methods=["GET"])

@@ -53,6 +53,10 @@ class ReplayControl:
         body = {"name": name, "feature": feature, "cassette": cassette, "pace_ms": pace_ms}
         return self._call("POST", "/__replay/scenario", json=body)
 
+    def scope_so_far(self) -> ScopeReport:
+        """The open scenario's report up to now (its misses so far); the scope stays open."""
+        return ScopeReport.model_validate(self._call("GET", "/__replay/scenario"))
+
     def close_scope(self) -> ScopeReport:
         """Ends the scenario: misses, unconsumed recordings and unapplied patches (writes the cassette in record)."""
         return ScopeReport.model_validate(self._call("DELETE", "/__replay/scenario"))

@@ -126,6 +126,12 @@ class ReplayHub:
             written = scope.cassette_path
         return scope.report(written)
 
+    def scope_report(self) -> ScopeReport:
+        """The open scope so far (misses up to now), without closing it: the hooks ask after each step."""
+        if self.scope is None:
+            raise ScopeError("no scenario scope is open")
+        return self.scope.report(None)
+
     def add_patch(self, patch: FailPatch | HangPatch | ReplacePatch) -> FailPatch | HangPatch | ReplacePatch:
         if self.scope is None:
             raise ScopeError("patches belong to a scenario: open a scope first (POST /__replay/scenario)")

@@ -71,6 +71,7 @@ class Miss(BaseModel):
     call_site: str
     reason: str
     request: str
+    prompt: str = ""  # the last user message (chat) or the query (search), normalized
     nearest_key: str | None = None
     similarity: float | None = None
     diff: str = ""
@@ -142,6 +143,7 @@ def build_miss(
         call_site=request.call_site,
         reason=reason,
         request=text,
+        prompt=_prompt(request),
     )
     scored = [
         (difflib.SequenceMatcher(None, key_text(entry.request), text).ratio(), entry)
@@ -157,10 +159,17 @@ def build_miss(
         fromfile=f"recorded {nearest.key}",
         tofile=f"requested {miss.key}",
         lineterm="",
+        n=1,  # compact: the changed lines and their neighbours
     )
     return miss.model_copy(
         update={"nearest_key": nearest.key, "similarity": similarity, "diff": "\n".join(diff)}
     )
+
+
+def _prompt(request: ChatRequest | HttpRequest) -> str:
+    if isinstance(request, HttpRequest):
+        return f"{request.method} {request.path}" + (f"?{request.query}" if request.query else "")
+    return next((m.content for m in reversed(request.messages) if m.role == "user" and m.content), "")
 
 
 class Scope:

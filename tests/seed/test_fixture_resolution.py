@@ -53,6 +53,7 @@ def api_world(settings: Settings) -> World:
         name_counter=itertools.count(1),
         creators={},
         scenario_label="tests/seed/test_fixture_resolution.py",
+        scenario_location="tests/seed/test_fixture_resolution.py",
     )
 
 
