@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes durations \
-	merge-reports mutants soak clean
+	merge-reports mutants soak rerun clean
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
 WORKERS ?=
@@ -64,6 +64,12 @@ post-merge: setup
 ## reference model (no key needed). Extra behave arguments: make record-cassettes ARGS=-n\ "..."
 record-cassettes: setup
 	$(BIN)/python -m ci.record_cassettes $(ARGS)
+
+## Run exactly the scenarios the last lane failed, as that lane ran (workers, settings): the
+## locations and options are in artifacts/rerun.txt; another lane's: make rerun RERUN=artifacts/pr/rerun.txt
+RERUN ?=
+rerun: setup
+	$(BIN)/python -m ci.rerun $(RERUN)
 
 ## Rewrite ci/durations.json (longest-first scheduling, shards) from the last lanes' reports.
 durations: setup

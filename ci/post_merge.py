@@ -12,7 +12,9 @@ One process owns the post-merge lane's whole lifecycle, so CI never re-implement
 5. tear everything down in reverse order: on success, on failure, on Ctrl-C and on SIGTERM.
 
 Exit code: the lane's; 3 when a seed blocked (no scenario runs); 2 for invalid settings or
-arguments; 4 when a service did not start; 130/143 when interrupted by SIGINT/SIGTERM.
+arguments; 4 when a service did not start; 130/143 when interrupted by SIGINT/SIGTERM. A blocked
+seed and a service that did not start still write the lane's reports, with a `seed-blocked` or
+`service-failed` lane failure, so the reports say what the exit code says.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 
-from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
+from seed.report import SeedReport
+from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_print
 from support.lanes import fresh_lane_folder, parse_lane_args, resolve_workers
-from support.parallel.coordinator import lane_folder, plan_lane, run_pool
+from support.parallel.coordinator import LanePlan, lane_folder, plan_lane, run_pool
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
+from support.reports import LaneFailure, LaneReport, RunInfo, publish_lane, summary_text
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import (
     Launch,
@@ -192,7 +197,7 @@ def start_stacks(settings: Settings, workers: list[WorkerStack], stages: dict[st
         wait_healthy(f"{worker.behave_env(settings)['E2E_BASE_URL']}/healthz")
 
 
-def _seed(settings: Settings, worker: WorkerStack) -> int:
+def _seed(settings: Settings, worker: WorkerStack) -> SeedReport:
     env = worker.behave_env(settings)
     seeded = settings.model_copy(
         update={
@@ -201,7 +206,43 @@ def _seed(settings: Settings, worker: WorkerStack) -> int:
             "artifacts_dir": worker.folder,
         }
     )
-    return seed_and_report(seeded, LANE, strict=True)
+    return seed_and_print(seeded, LANE)
+
+
+def seed_blocked_failures(workers: list[WorkerStack], seeds: list[SeedReport]) -> list[LaneFailure]:
+    """One `seed-blocked` lane failure per blocked task of each worker's seed."""
+    return [
+        LaneFailure(
+            "seed-blocked",
+            f"the strict seed of worker {worker.worker_id} blocked task {task.task} (owner {task.owner}): "
+            f"{task.detail}. No scenario ran. Seed report: {worker.folder / 'seed-report' / f'{LANE}.json'}",
+            task.remediation,
+        )
+        for worker, seed in zip(workers, seeds, strict=True)
+        for task in seed.blocked
+    ]
+
+
+def _report_without_run(
+    settings: Settings, plan: LanePlan, count: int, stages: Mapping[str, float], failures: list[LaneFailure]
+) -> None:
+    """The lane's reports when it could not start, so they say why, as the exit code does."""
+    run = RunInfo(
+        lane=LANE,
+        run_id=settings.run_id,
+        base_url=settings.base_url,
+        started_at=datetime.now(UTC).isoformat(),
+        duration_s=sum(stages.values()),
+        stage_durations=dict(stages),
+        workers=count,
+        shard=str(plan.shard) if plan.shard else None,
+        repeat=plan.repeat,
+    )
+    report = LaneReport(run, (), failures)
+    paths = publish_lane(
+        report, lane_folder(settings, LANE), settings.artifacts_dir, secrets=settings.secret_values()
+    )
+    print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
 
 
 def check_workers(settings: Settings, count: int) -> list[str]:
@@ -234,6 +275,30 @@ def _stage(stages: dict[str, float], name: str) -> Iterator[None]:
     stages[name] = time.monotonic() - started
 
 
+def _start_seed_and_run(
+    settings: Settings, plan: LanePlan, workers: list[WorkerStack], stages: dict[str, float]
+) -> int:
+    with _stage(stages, "stacks start"):
+        start_stacks(settings, workers, stages)
+    with _stage(stages, "seed"), ThreadPoolExecutor(max_workers=len(workers)) as pool:
+        seeds = list(pool.map(lambda worker: _seed(settings, worker), workers))
+    _announce("startup stages: " + ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items()))
+    blocked = seed_blocked_failures(workers, seeds)
+    if blocked:
+        _announce("a seed is blocked (see the table above): the lane does not run")
+        _report_without_run(settings, plan, len(workers), stages, blocked)
+        return EXIT_BLOCKED
+    by_id = {worker.worker_id: worker for worker in workers}
+    # While it runs, the pool takes the signals: it lets every worker finish its teardown first.
+    return run_pool(
+        plan,
+        settings,
+        workers=len(workers),
+        worker_env=lambda worker_id: by_id[worker_id].behave_env(settings),
+        stage_durations=stages,
+    )
+
+
 def main(argv: list[str]) -> int:
     try:
         settings = load_settings()
@@ -258,27 +323,13 @@ def main(argv: list[str]) -> int:
     ]
     stages: dict[str, float] = {}
     try:
-        with _stage(stages, "stacks start"):
-            start_stacks(settings, workers, stages)
-        with _stage(stages, "seed"), ThreadPoolExecutor(max_workers=count) as pool:
-            seeds = list(pool.map(lambda worker: _seed(settings, worker), workers))
-        _announce(
-            "startup stages: " + ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
-        )
-        if EXIT_BLOCKED in seeds:
-            _announce("a seed is blocked (see the table above): the lane does not run")
-            return EXIT_BLOCKED
-        by_id = {worker.worker_id: worker for worker in workers}
-        # While it runs, the pool takes the signals: it lets every worker finish its teardown first.
-        return run_pool(
-            plan,
-            settings,
-            workers=count,
-            worker_env=lambda worker_id: by_id[worker_id].behave_env(settings),
-            stage_durations=stages,
-        )
+        return _start_seed_and_run(settings, plan, workers, stages)
     except ServiceStartError as error:
         _announce(str(error))
+        failure = LaneFailure(
+            "service-failed", str(error), "read the service's log named above; fix it, then rerun"
+        )
+        _report_without_run(settings, plan, count, stages, [failure])
         return EXIT_SERVICE_FAILED
     except Interrupted as interrupted:
         _announce(f"interrupted by {interrupted}: tearing down")

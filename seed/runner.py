@@ -99,6 +99,16 @@ def seed_and_report(
     settings: Settings, profile: str, *, strict: bool, dry_run: bool = False, out: TextIO = sys.stdout
 ) -> int:
     """Run the seed, print progress and the table, write the JSON report; return the exit code."""
+    report = seed_and_print(settings, profile, dry_run=dry_run, out=out)
+    if strict and report.blocked:
+        return EXIT_BLOCKED
+    return EXIT_OK
+
+
+def seed_and_print(
+    settings: Settings, profile: str, *, dry_run: bool = False, out: TextIO = sys.stdout
+) -> SeedReport:
+    """Run the seed, print progress and the table, write the JSON report; return the report."""
     secrets = settings.secret_values()
     print(f"[seed] profile {profile} against {settings.base_url}", file=sys.stderr, flush=True)
     report = run_seed(
@@ -111,6 +121,4 @@ def seed_and_report(
     write_json(report, path, secrets)
     print(render_table(report, secrets), file=out)
     print(f"report: {path}", file=out, flush=True)
-    if strict and report.blocked:
-        return EXIT_BLOCKED
-    return EXIT_OK
+    return report

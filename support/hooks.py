@@ -27,28 +27,30 @@ from urllib.parse import urlsplit
 
 from behave.model import Scenario, Step
 from behave.runner import Context
+from behave.step_registry import registry as step_registry
 from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
 
+from support import step_checks
 from support.api.console import ConsoleClient, sign_in
 from support.audit import leftover_failure
 from support.browser import BrowserSession
 from support.evidence import capture, save_trace, scenario_dir
 from support.parallel.link import WorkerLink
 from support.replay.control import ReplayControl
+from support.replay.explain import leftover_text, misses_text
 from support.reports import (
     LaneFailure,
     LaneReport,
     RunInfo,
     ScenarioResult,
-    ScenarioStatus,
-    StepResult,
+    publish_lane,
     scenario_to_dict,
     summary_text,
-    write_index,
     write_lane_reports,
     zero_scenarios_failure,
 )
+from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Stack, console_command, start_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES
@@ -97,6 +99,7 @@ def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
 
 
 def before_all(context: Context) -> None:
+    step_checks.install(step_registry)  # a model call that misses its cassette fails its step
     # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     started_at = datetime.now(UTC)
@@ -191,6 +194,7 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         name_counter=run.name_counter,
         creators=run.creators,
         scenario_label=f'{scenario.filename}:{scenario.line} "{scenario.name}"',
+        scenario_location=f"{scenario.filename}:{scenario.line}",
         replay=_replay_for(run, scenario),
     )
     browser_context.on("page", lambda new_page: _watch_page(new_page, world))
@@ -216,73 +220,59 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     run: RunState = context.run
     world: World = context.world
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
-    problems = [f"uncaught page error: {error}" for error in world.page_errors]
-    if world.replay is not None:
-        replay_report = world.replay.close_scope()
-        if not replay_report.ok:  # a miss or an unused recording, even if the product hid it
-            problems.append(replay_report.problems_text())
-    shown_secret = world.agent_builder.access_point.shown_api_key_secret
-    if shown_secret:
-        run.secrets.add(shown_secret)
+    checks = _page_and_replay_checks(world)
+    run.secrets |= world.secrets  # before any evidence is written
     attempt = run.link.current.attempt if run.link and run.link.current else 1
-    out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, attempt)
-    evidence: dict[str, Path] = {}
-    keep_trace = run.settings.trace == "always" or (
-        run.settings.trace == "on-failure" and (steps_failed or problems)
-    )
-    if steps_failed or problems:
-        evidence = capture(world, out_dir, tracing=keep_trace, secrets=run.secrets)
-    elif keep_trace:
-        evidence["trace"] = save_trace(world.browser_context, out_dir / "trace.zip", run.secrets)
-    elif run.settings.trace != "off":
-        world.browser_context.tracing.stop()
+    evidence = _evidence(run, world, scenario, attempt, failed=steps_failed or bool(checks))
     world.browser_context.close()
-    problems += [f"cleanup failed: {failure}" for failure in world.cleanup.run()]
-
-    error = _scenario_error(scenario) if steps_failed else None
-    if problems:
-        error = "\n".join(filter(None, [error, *problems]))
-    result = ScenarioResult(
-        feature_name=scenario.feature.name,
-        feature_path=scenario.filename,
-        name=scenario.name,
-        line=scenario.line,
-        tags=sorted(str(tag) for tag in scenario.effective_tags),
-        status=_result_status(scenario.status.name, failed=bool(problems)),
-        duration_s=scenario.duration,
-        steps=[
-            StepResult(step.keyword, step.name, step.status.name, step.duration, step.error_message)
-            for step in scenario.all_steps
-        ],
-        error=error,
+    cleanup_failures = world.cleanup.run()
+    if cleanup_failures:
+        checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
+    result = scenario_result(
+        scenario,
+        checks,
         evidence=evidence,
         worker_id=run.settings.worker_id,
         attempt=attempt,
+        started_at=world.started_at,
     )
     run.results.append(result)
     if run.link is not None:
         run.link.report(scenario_to_dict(result, run.secrets))
-    if problems and not steps_failed:
-        raise ScenarioHygieneError("; ".join(problems))
+    if checks and not steps_failed:
+        raise ScenarioHygieneError("\n".join(message for _, message in checks))
 
 
-def _scenario_error(scenario: Scenario) -> str | None:
-    """behave keeps a step failure's message on the step; a hook failure's on the scenario."""
-    for step in scenario.all_steps:
-        if step.status.name == "undefined":
-            return f"undefined step: {step.keyword} {step.name} ({step.location}); `make steps` lists the sentences"
-        if step.status.name in ("failed", "error") and step.error_message:
-            return scenario.error_message or step.error_message
-    return scenario.error_message
+def _page_and_replay_checks(world: World) -> list[CheckFailure]:
+    """What the scenario did wrong beyond its steps: uncaught page errors, model calls that missed
+    (and no step reported yet), recordings or faults it never used."""
+    checks: list[CheckFailure] = []
+    if world.page_errors:
+        checks.append(("page errors", "\n".join(f"uncaught page error: {e}" for e in world.page_errors)))
+    if world.replay is None:
+        return checks
+    report = world.replay.close_scope()
+    unreported = report.misses[world.replay_misses_shown :]
+    if unreported:
+        checks.append(("model calls", misses_text(unreported, report, world.scenario_location)))
+    unused = leftover_text(report, world.scenario_location)
+    if unused:
+        checks.append(("model recordings", unused))
+    return checks
 
 
-def _result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
-    # behave's hook_error/cleanup_error/undefined all mean the scenario did not pass.
-    if behave_status in ("hook_error", "cleanup_error", "error"):
-        return "error"
-    if failed or behave_status not in ("passed", "skipped", "untested"):
-        return "failed"
-    return behave_status  # type: ignore[return-value]
+def _evidence(
+    run: RunState, world: World, scenario: Scenario, attempt: int, *, failed: bool
+) -> dict[str, Path]:
+    out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, attempt)
+    keep_trace = run.settings.trace == "always" or (run.settings.trace == "on-failure" and failed)
+    if failed:
+        return capture(world, out_dir, tracing=keep_trace, secrets=run.secrets)
+    if keep_trace:
+        return {"trace": save_trace(world.browser_context, out_dir / "trace.zip", run.secrets)}
+    if run.settings.trace != "off":
+        world.browser_context.tracing.stop()
+    return {}
 
 
 def lane_name(tag_expression: str) -> str:
@@ -302,7 +292,15 @@ def lane_folder_name(lane: str) -> str:
 
 def _lane_failures(run: RunState) -> list[LaneFailure]:
     failures = []
-    left = leftover_failure(run.console, run.settings.run_id, run.settings.worker_id, run.creators)
+    try:
+        left = leftover_failure(run.console, run.settings.run_id, run.settings.worker_id, run.creators)
+    except Exception as error:  # noqa: BLE001 - an audit that cannot run must fail the lane, visibly
+        left = LaneFailure(
+            "leftover-audit-failed",
+            f"the leftover audit of worker {run.settings.worker_id} could not list the console's "
+            f"resources at {run.console_url}: {type(error).__name__}: {error}",
+            f"check that the console is up (its log: {run.report_dir / 'services' / 'console.log'})",
+        )
     if left is not None:
         failures.append(left)
     # A pool worker that got no scenario is not a failure: the coordinator gates the whole lane.
@@ -333,9 +331,10 @@ def after_all(context: Context) -> None:
             run.results,
             failures,
         )
-        paths = write_lane_reports(report, run.report_dir, secrets=run.secrets)
         if run.link is None:
-            write_index(run.settings.artifacts_dir)
+            paths = publish_lane(report, run.report_dir, run.settings.artifacts_dir, secrets=run.secrets)
+        else:
+            paths = write_lane_reports(report, run.report_dir, secrets=run.secrets)
         print(summary_text(report, reports=paths), file=sys.stderr)
         if failures and run.link is None:
             raise LaneFailed("; ".join(failure.kind for failure in failures))

@@ -7,6 +7,7 @@ definition, exactly as behave would match it at run time.
 
 from __future__ import annotations
 
+import difflib
 import os
 import runpy
 import sys
@@ -120,3 +121,27 @@ def _error_line(error: Exception, module: Path) -> int:
         if Path(frame.filename).resolve() == target
     ]
     return (lines[-1] or 0) if lines else 0
+
+
+def closest_sentences(registry: StepRegistry, step_type: str, text: str, count: int = 3) -> list[str]:
+    """The `count` step patterns most like `text` among those a `step_type` step may use, with
+    their keyword: what an undefined step (a typo, a reworded sentence) most likely meant."""
+    keyword = {"given": "Given", "when": "When", "then": "Then"}.get(step_type, "*")
+    patterns = [
+        matcher.pattern
+        for kind in dict.fromkeys((step_type, "step"))
+        for matcher in registry.steps.get(kind, [])
+        if isinstance(matcher.pattern, str)
+    ]
+    close = difflib.get_close_matches(text, list(dict.fromkeys(patterns)), n=count, cutoff=0.0)
+    return [f"{keyword} {pattern}" for pattern in close]
+
+
+def did_you_mean(registry: StepRegistry, step_type: str, text: str) -> str:
+    """`did you mean: "A", "B" or "C"?`, or nothing when no sentence is defined at all."""
+    close = closest_sentences(registry, step_type, text)
+    if not close:
+        return ""
+    quoted = [f'"{sentence}"' for sentence in close]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f"did you mean: {listed}?"

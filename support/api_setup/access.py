@@ -25,12 +25,14 @@ def create_api_key(world: World) -> None:
     agent = current_agent(world)
     created = world.console.create_api_key(agent.id)
     world.agent_builder.access_point.shown_api_key_secret = created.secret
+    world.secrets.add(created.secret)
     _track_api_key(world, created.id, created.prefix)
 
 
 def track_shown_api_key(world: World, secret: str) -> None:
     """Track the key whose secret the page just showed once; "that key" in later steps."""
     world.agent_builder.access_point.shown_api_key_secret = secret
+    world.secrets.add(secret)
     agent = current_agent(world)
     (created,) = [
         key for key in world.console.list_api_keys(agent.id).data if secret.startswith(key.masked.rstrip("…"))

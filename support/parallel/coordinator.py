@@ -42,10 +42,9 @@ from support.reports import (
     LaneReport,
     RunInfo,
     ScenarioResult,
+    publish_lane,
     scenario_from_dict,
     summary_text,
-    write_index,
-    write_lane_reports,
     zero_scenarios_failure,
 )
 from support.settings import Settings
@@ -65,6 +64,7 @@ class LanePlan:
     behave_args: tuple[str, ...]  # the lane's tag expression plus the caller's arguments
     assignments: tuple[Assignment, ...]  # longest first
     shard: Shard | None = None
+    repeat: int = 1
 
     def worker_count(self, requested: int) -> int:
         """No more workers than scenarios: an idle worker would only pay for its start-up."""
@@ -88,7 +88,7 @@ def plan_lane(
         refs = estimates.shard(refs, shard)
     ordered = estimates.longest_first(refs)
     assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
-    return LanePlan(lane, args, assignments, shard)
+    return LanePlan(lane, args, assignments, shard, repeat)
 
 
 @dataclass
@@ -220,13 +220,14 @@ def run_pool(
             stage_durations=dict(stage_durations or {}),
             workers=count,
             shard=str(plan.shard) if plan.shard else None,
+            repeat=plan.repeat,
+            settings={"E2E_START_AGENT_BACKEND": "1"} if settings.start_agent_backend else {},
         ),
         sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt)),
         failures,
     )
     secrets = settings.secret_values()
-    paths = write_lane_reports(report, folder, secrets=secrets)
-    write_index(settings.artifacts_dir)
+    paths = publish_lane(report, folder, settings.artifacts_dir, secrets=secrets)
     print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
     if interrupted:
         return 128 + interrupted[0]

@@ -7,7 +7,13 @@ Every writer passes free text through `redact` with the secrets the caller knows
 from support.reports.html_report import write_html
 from support.reports.json_report import read_json, scenario_from_dict, scenario_to_dict, write_json
 from support.reports.junit_report import write_junit
-from support.reports.lane import merge_reports, write_index, write_lane_reports, zero_scenarios_failure
+from support.reports.lane import (
+    merge_reports,
+    publish_lane,
+    write_index,
+    write_lane_reports,
+    zero_scenarios_failure,
+)
 from support.reports.model import (
     LaneFailure,
     LaneReport,
@@ -17,17 +23,22 @@ from support.reports.model import (
     StepResult,
 )
 from support.reports.redact import redact
+from support.reports.rerun import RERUN_FILE, Rerun, read_rerun, write_rerun
 from support.reports.summary import summary_text
 
 __all__ = [
+    "RERUN_FILE",
     "LaneFailure",
     "LaneReport",
+    "Rerun",
     "RunInfo",
     "ScenarioResult",
     "ScenarioStatus",
     "StepResult",
     "merge_reports",
+    "publish_lane",
     "read_json",
+    "read_rerun",
     "redact",
     "scenario_from_dict",
     "scenario_to_dict",
@@ -37,5 +48,6 @@ __all__ = [
     "write_json",
     "write_junit",
     "write_lane_reports",
+    "write_rerun",
     "zero_scenarios_failure",
 ]

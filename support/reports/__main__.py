@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from support.reports.json_report import read_json
-from support.reports.lane import merge_reports, write_index, write_lane_reports
+from support.reports.lane import merge_reports, publish_lane
 from support.reports.summary import summary_text
 
 
@@ -31,8 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
-    paths = write_lane_reports(report, args.out)
-    write_index(args.out.parent)
+    paths = publish_lane(report, args.out, args.out.parent)
     print(summary_text(report, reports=paths), file=sys.stderr)
     return 1 if report.failed else 0
 

@@ -61,6 +61,7 @@ def scenario_to_dict(
         },
         "worker_id": result.worker_id,
         "attempt": result.attempt,
+        "started_at": result.started_at,
     }
 
 
@@ -80,6 +81,8 @@ def _step(step: StepResult, secrets: list[str]) -> dict[str, Any]:
         "status": step.status,
         "duration_s": step.duration_s,
         "error": _redacted(step.error, secrets),
+        "line": step.line,
+        "hook": step.hook,
     }
 
 

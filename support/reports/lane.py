@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
@@ -12,15 +13,30 @@ from support.reports.html_report import write_html
 from support.reports.json_report import write_json
 from support.reports.junit_report import write_junit
 from support.reports.model import LaneFailure, LaneReport, RunInfo
+from support.reports.rerun import RERUN_FILE, write_rerun
 
 
 def write_lane_reports(report: LaneReport, folder: Path, *, secrets: Iterable[str] = ()) -> list[Path]:
-    """report.json, report.html and junit/ in `folder`; returns their paths for the summary."""
+    """report.json, report.html, junit/ and rerun.txt in `folder`; returns their paths for the summary."""
     known = list(secrets)
     write_json(report, folder / "report.json", secrets=known)
     write_html(report, folder / "report.html", secrets=known)
     write_junit(report, folder / "junit", secrets=known)
-    return [folder / "report.json", folder / "report.html", folder / "junit"]
+    write_rerun(report, folder / RERUN_FILE)
+    return [folder / "report.json", folder / "report.html", folder / "junit", folder / RERUN_FILE]
+
+
+def publish_lane(
+    report: LaneReport, folder: Path, artifacts_dir: Path, *, secrets: Iterable[str] = ()
+) -> list[Path]:
+    """A finished lane: its reports in `folder`, its rerun file also as `<artifacts>/rerun.txt`
+    (the last lane's, what `make rerun` reads by default), and the index of every lane."""
+    paths = write_lane_reports(report, folder, secrets=secrets)
+    latest = artifacts_dir / RERUN_FILE
+    if latest.resolve() != (folder / RERUN_FILE).resolve():
+        shutil.copyfile(folder / RERUN_FILE, latest)  # a copy: CI artifact uploads drop symlinks
+    write_index(artifacts_dir)
+    return paths
 
 
 def zero_scenarios_failure(lane: str) -> LaneFailure:
@@ -68,6 +84,8 @@ def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
         duration_s=max(report.run.duration_s for report in reports),  # shards run side by side
         stage_durations={},
         workers=sum(report.run.workers for report in reports),
+        repeat=first.repeat,
+        settings=first.settings,
     )
     # A failure seen by two shards (e.g. the same leftover audit message) is reported once.
     return LaneReport(run, results, list(dict.fromkeys(failures)))

@@ -17,11 +17,16 @@ OK_STATUSES = frozenset({"passed", "skipped", "untested"})
 
 @dataclass(frozen=True)
 class StepResult:
+    """A Gherkin step's result, or with `hook` set, an after-scenario check's (cleanup, page errors,
+    unused model recordings): its own entry, so a failure there is shown where it happened."""
+
     keyword: str
     name: str
     status: str
     duration_s: float
     error: str | None = None
+    line: int | None = None  # the step's line in its feature file; None for a hook
+    hook: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,12 @@ class ScenarioResult:
     evidence: Mapping[str, Path] = field(default_factory=dict)
     worker_id: str = "w0"
     attempt: int = 1  # 1..N with --repeat N
+    started_at: str | None = None  # ISO 8601; steps start one after another from here
+
+    @property
+    def id(self) -> str:
+        """Unique in a lane run, also a merged one: `file:line`, and the attempt after the first."""
+        return self.location + (f"#{self.attempt}" if self.attempt > 1 else "")
 
     def __post_init__(self) -> None:
         # Callers pass lists and strings; normalising makes results compare equal after a JSON
@@ -69,6 +80,9 @@ class RunInfo:
     stage_durations: Mapping[str, float] = field(default_factory=dict)
     workers: int = 1
     shard: str | None = None  # "I/N" when the run is one shard of the lane
+    repeat: int = 1  # --repeat N
+    # The settings a rerun must repeat to run the same way, e.g. {"E2E_START_AGENT_BACKEND": "1"}.
+    settings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ def test_text_members_are_redacted_and_binary_members_kept(tmp_path: Path) -> No
         archive.writestr("resources/page.html", "<p>app-AbCdEfGhIjKlMnOpQrStUv shown once</p>")
         archive.writestr("resources/shot.png", PNG_BYTES)
 
-    redact_archive(raw, kept, ["tok-123456789"])
+    # The run knows both: the session token, and the API key the page showed the scenario once.
+    redact_archive(raw, kept, ["tok-123456789", "app-AbCdEfGhIjKlMnOpQrStUv"])
 
     with zipfile.ZipFile(kept) as archive:
-        assert archive.read("trace.network") == b'{"cookie": "ab_session=[REDACTED]"}\n'
+        assert archive.read("trace.network") == b'{"cookie": "[REDACTED]"}\n'
         assert archive.read("resources/page.html") == b"<p>[REDACTED] shown once</p>"
         assert archive.read("resources/shot.png") == PNG_BYTES

@@ -137,12 +137,14 @@ SECRET_ERROR = (
     "provider said sk-proj_12345678; header Authorization: Bearer eyJhbGciOi.payload.sig"
 )
 LEAKS = ("hunter2-secret", "app-ABCDEFGHIJKLMNOPQRST", "sk-proj_12345678", "eyJhbGciOi")
+# What the run knows: the password, and the keys a scenario was shown or configured.
+KNOWN = {"hunter2-secret", "app-ABCDEFGHIJKLMNOPQRST", "sk-proj_12345678"}
 
 
 def test_writers_redact_errors(tmp_path: Path, evidence_dir: Path) -> None:
     written = results(evidence_dir, error=SECRET_ERROR)
-    write_json(LaneReport(RUN, written), tmp_path / "report.json", secrets={"hunter2-secret"})
-    write_html(LaneReport(RUN, written), tmp_path / "report.html", secrets={"hunter2-secret"})
+    write_json(LaneReport(RUN, written), tmp_path / "report.json", secrets=KNOWN)
+    write_html(LaneReport(RUN, written), tmp_path / "report.html", secrets=KNOWN)
     for name in ("report.json", "report.html"):
         text = (tmp_path / name).read_text()
         assert "[REDACTED]" in text
@@ -151,7 +153,7 @@ def test_writers_redact_errors(tmp_path: Path, evidence_dir: Path) -> None:
 
 
 def test_redact_known_secrets_and_patterns() -> None:
-    assert redact(SECRET_ERROR, ["hunter2-secret"]) == (
+    assert redact(SECRET_ERROR, KNOWN) == (
         "login failed for password [REDACTED]; key [REDACTED] rejected; "
         "provider said [REDACTED]; header Authorization: Bearer [REDACTED]"
     )

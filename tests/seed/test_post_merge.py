@@ -92,7 +92,15 @@ def test_a_blocked_seed_stops_the_run_before_behave_with_the_blocked_code(reacha
     output = result.stdout + result.stderr
     assert result.returncode == EXIT_BLOCKED, output
     assert "the lane does not run" in output and "scenario run(s) on" not in output
-    assert not (reachable_tmp / "post-merge" / "report.json").exists()  # the lane never ran
+    # The lane never ran, and its reports say why, as the exit code does.
+    lane_report = json.loads((reachable_tmp / "post-merge" / "report.json").read_text())
+    assert lane_report["scenarios"] == []
+    [first, *_] = lane_report["lane_failures"]
+    assert first["kind"] == "seed-blocked" and "owner seed/model-provider" in first["message"]
+    assert "make seed PROFILE=post-merge" in first["fix"]
+    assert "[seed-blocked]" in output
+    junit = (reachable_tmp / "post-merge" / "junit" / "post-merge.xml").read_text()
+    assert 'testsuite name="lane"' in junit and "seed-blocked" in junit
     folder = worker_folder(reachable_tmp)
     report = json.loads((folder / "seed-report" / "post-merge.json").read_text())
     assert report["results"][0]["status"] == "blocked"
