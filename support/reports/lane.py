@@ -9,21 +9,30 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
 
+from support.reports.cucumber_json import write_cucumber_json
+from support.reports.cucumber_messages import write_cucumber_messages
 from support.reports.html_report import write_html
 from support.reports.json_report import write_json
 from support.reports.junit_report import write_junit
 from support.reports.model import LaneFailure, LaneReport, RunInfo
 from support.reports.rerun import RERUN_FILE, write_rerun
 
+CUCUMBER_MESSAGES = "cucumber-messages.ndjson"
+CUCUMBER_JSON = "cucumber.json"
+
 
 def write_lane_reports(report: LaneReport, folder: Path, *, secrets: Iterable[str] = ()) -> list[Path]:
-    """report.json, report.html, junit/ and rerun.txt in `folder`; returns their paths for the summary."""
+    """report.json, report.html, junit/, rerun.txt, Cucumber Messages NDJSON and Cucumber JSON in
+    `folder`; returns their paths for the summary."""
     known = list(secrets)
     write_json(report, folder / "report.json", secrets=known)
     write_html(report, folder / "report.html", secrets=known)
     write_junit(report, folder / "junit", secrets=known)
     write_rerun(report, folder / RERUN_FILE)
-    return [folder / "report.json", folder / "report.html", folder / "junit", folder / RERUN_FILE]
+    write_cucumber_messages(report, folder / CUCUMBER_MESSAGES, secrets=known)
+    write_cucumber_json(report, folder / CUCUMBER_JSON, secrets=known)
+    names = ["report.json", "report.html", "junit", RERUN_FILE, CUCUMBER_MESSAGES, CUCUMBER_JSON]
+    return [folder / name for name in names]
 
 
 def publish_lane(

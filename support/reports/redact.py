@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 REDACTED = "[REDACTED]"
 _KEY_SHAPE = r"(?:app-[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{8,})"
@@ -50,3 +52,17 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     text = _CREDENTIAL_FIELD.sub(_field, text)
     text = _QUOTED_KEY.sub(lambda match: f"{match['quote']}{REDACTED}{match['quote']}", text)
     return _ASSIGNED_KEY.sub(lambda match: f"{match['sep']}{REDACTED}", text)
+
+
+def redact_json(value: Any, secrets: Iterable[str], *, skip: AbstractSet[str] = frozenset()) -> Any:
+    """Every string of a JSON value redacted, before it is serialized (redacting the serialized
+    text could cut an escaped quote in half); `skip` names fields holding file bodies (base64)."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {
+            key: item if key in skip else redact_json(item, secrets, skip=skip) for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [redact_json(item, secrets, skip=skip) for item in value]
+    return value
