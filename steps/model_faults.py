@@ -5,6 +5,7 @@ from behave.runner import Context
 
 from support.replay.control import ReplayControl
 from support.replay.scope import FailPatch, HangPatch
+from support.tags import PROVIDER_FAULT
 from support.world import World
 
 
@@ -18,16 +19,19 @@ def _replay(world: World) -> ReplayControl:
 
 
 @given("the model provider fails the next call with status {status:d}")
+@PROVIDER_FAULT
 def step_fail_next(context: Context, status: int) -> None:
     _replay(context.world).add_patch(FailPatch(status=status))
 
 
 @given("the model provider stalls the next call")
+@PROVIDER_FAULT
 def step_stall_next(context: Context) -> None:
     _replay(context.world).add_patch(HangPatch())
 
 
 @when("the model call is provably stalled")
+@PROVIDER_FAULT
 def step_wait_parked(context: Context) -> None:
     """Act (e.g. click Stop) only once the replay server holds the call open, never on a timer."""
     _replay(context.world).wait_until_parked()

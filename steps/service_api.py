@@ -10,6 +10,7 @@ from support.api.service import ServiceApiError, ServiceStreamEvent
 from support.api_setup.access import service_api_client
 from support.api_setup.agents import current_agent
 from support.goldens import check_text
+from support.tags import SERVICE_API_CHAT
 from support.world import World
 
 
@@ -24,11 +25,13 @@ def _chat_blocking(world: World, query: str, conversation_id: str | None) -> Non
 
 
 @when('I send "{query}" to the service API in blocking mode')
+@SERVICE_API_CHAT
 def step_send_blocking(context: Context, query: str) -> None:
     _chat_blocking(context.world, query, None)
 
 
 @when('I send "{query}" to the service API in the same conversation')
+@SERVICE_API_CHAT
 def step_send_same_conversation(context: Context, query: str) -> None:
     world: World = context.world
     assert world.agent_builder.runtime.conversation_id, "no service API conversation was started"
@@ -36,12 +39,14 @@ def step_send_same_conversation(context: Context, query: str) -> None:
 
 
 @when('I send "{query}" to the service API in streaming mode')
+@SERVICE_API_CHAT
 def step_send_streaming(context: Context, query: str) -> None:
     world: World = context.world
     world.agent_builder.runtime.stream_events = service_api_client(world).chat_streaming(query)
 
 
 @then('the service API answer is "{text}"')
+@SERVICE_API_CHAT
 def step_answer_is(context: Context, text: str) -> None:
     state = context.world.agent_builder.runtime
     assert state.refused_status is None, f"the service API refused with {state.refused_status}"
@@ -49,6 +54,7 @@ def step_answer_is(context: Context, text: str) -> None:
 
 
 @then('the streamed answer is "{text}"')
+@SERVICE_API_CHAT
 def step_streamed_answer(context: Context, text: str) -> None:
     events = context.world.agent_builder.runtime.stream_events
     answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
@@ -78,6 +84,7 @@ def _event_sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]
 
 
 @then('the service API event sequence matches the golden "{name}"')
+@SERVICE_API_CHAT
 def step_stream_golden(context: Context, name: str) -> None:
     world: World = context.world
     actual = json.dumps(_event_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
@@ -85,6 +92,7 @@ def step_stream_golden(context: Context, name: str) -> None:
 
 
 @then("the service API conversation has {count:d} exchanges")
+@SERVICE_API_CHAT
 def step_conversation_exchanges(context: Context, count: int) -> None:
     world: World = context.world
     conversation_id = world.agent_builder.runtime.conversation_id
@@ -96,6 +104,7 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
 
 
 @then("the service API refuses with status {status:d}")
+@SERVICE_API_CHAT
 def step_refuses(context: Context, status: int) -> None:
     refused = context.world.agent_builder.runtime.refused_status
     assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"

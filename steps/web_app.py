@@ -11,6 +11,7 @@ from support.api.models import ChatMessageList
 from support.api_setup.access import published_access
 from support.api_setup.agents import current_agent
 from support.goldens import check_aria
+from support.tags import WEB_APP_CHAT
 from support.ui.web_app import WebAppPage
 from support.world import World
 
@@ -29,11 +30,13 @@ def step_open_web_app(context: Context) -> None:
 
 
 @when('I send the message "{text}"')
+@WEB_APP_CHAT
 def step_send(context: Context, text: str) -> None:
     _web_app(context.world).send(text)
 
 
 @when('I choose the suggested question "{text}"')
+@WEB_APP_CHAT
 def step_choose_suggestion(context: Context, text: str) -> None:
     _web_app(context.world).suggested_question(text).click()
 
@@ -53,32 +56,38 @@ def _finished_reply_text(world: World) -> Locator:
 
 
 @then('the agent replies "{text}"')
+@WEB_APP_CHAT
 def step_agent_replies(context: Context, text: str) -> None:
     expect(_finished_reply_text(context.world)).to_have_text(text)
 
 
 @then('the agent\'s reply mentions "{text}"')
+@WEB_APP_CHAT
 def step_reply_mentions(context: Context, text: str) -> None:
     expect(_finished_reply_text(context.world)).to_contain_text(text)
 
 
 @then('the conversation shows the message "{text}"')
+@WEB_APP_CHAT
 def step_conversation_shows(context: Context, text: str) -> None:
     expect(_web_app(context.world).user_message(text)).to_have_count(1)
 
 
 @when("I stop the reply")
+@WEB_APP_CHAT
 def step_stop(context: Context) -> None:
     _web_app(context.world).stop_button.click()
 
 
 @then('the reply is marked "{status}"')
+@WEB_APP_CHAT
 def step_reply_marked(context: Context, status: str) -> None:
     web_app = _web_app(context.world)
     expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
 
 
 @then("the composer accepts another message")
+@WEB_APP_CHAT
 def step_composer_ready(context: Context) -> None:
     web_app = _web_app(context.world)
     expect(web_app.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
@@ -87,16 +96,19 @@ def step_composer_ready(context: Context) -> None:
 
 
 @then('I see the provider error mentioning "{text}"')
+@WEB_APP_CHAT
 def step_provider_error(context: Context, text: str) -> None:
     expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the tool "{name}" shows the result "{text}"')
+@WEB_APP_CHAT
 def step_tool_result(context: Context, name: str, text: str) -> None:
     expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the tool "{name}" shows an error mentioning "{text}"')
+@WEB_APP_CHAT
 def step_tool_error(context: Context, name: str, text: str) -> None:
     tool = _web_app(context.world).tool(name)
     expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=REPLY_TIMEOUT_MS)
@@ -124,6 +136,7 @@ def step_tool_shows_no_secret(context: Context, name: str) -> None:
 
 @then("the conversation recorded {count:d} retry")
 @then("the conversation recorded {count:d} retries")
+@WEB_APP_CHAT
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored conversation through the web app's public API, as the page itself does."""
     world: World = context.world
@@ -137,6 +150,7 @@ def step_recorded_retries(context: Context, count: int) -> None:
 
 
 @then('the web app conversation matches the golden "{name}"')
+@WEB_APP_CHAT
 def step_conversation_golden(context: Context, name: str) -> None:
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", _web_app(world).conversation)

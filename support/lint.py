@@ -1,8 +1,10 @@
 """Feature linter: `python -m support.lint [paths...]` (default `features/`).
 
 Parses every `.feature` with the official Gherkin parser and enforces the tag grammar of
-`support/tags.py`, the fixture and setup-step contracts, unique scenario names and that every
-step has exactly one definition in `steps/`. Prints `path:line: rule: message` per problem.
+`support/tags.py`, the fixture and setup-step contracts, what each step declares it needs (its
+tags and earlier steps), unique scenario names, that every step has exactly one definition in
+`steps/` (an undefined one gets the closest sentences) and that no two sentences overlap.
+Prints `path:line: rule: message` per problem (the rules: support/lint_rules.py).
 
 A scenario is checked the way it runs: with the tags of its Feature, Rule and Examples and
 the steps of every Background above it. A Scenario Outline is checked once per Examples
@@ -24,31 +26,17 @@ from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
+from support.lint_rules import LintCase, LintStep, case_problems
 from support.problem import Problem
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.replay.lint import check_cassettes
 from support.settings import load_settings
 from support.step_definitions import StepDefinitions, loaded_steps, relative
-from support.tags import (
-    AGENT_BACKEND_RUNTIME,
-    DECISION_AGENT_STEP,
-    FIXTURE_STEPS,
-    FORBIDDEN_TAGS,
-    KNOWN_TAGS,
-    RUNNABLE_AGENT_STEP,
-    RUNTIME_READINESS_STEP,
-    SETUP_PREREQUISITES,
-    combination_problems,
-)
+from support.tags import FORBIDDEN_TAGS, KNOWN_TAGS
 
 # Gherkin's keyword types -> behave's step types; "And"/"But" and "*" continue the previous one.
 _STEP_TYPES = {"Context": "given", "Action": "when", "Outcome": "then"}
 _PLACEHOLDER = re.compile(r"<([^<>]+)>")
-# Setup step -> the rule that reports it when its prerequisite fixture step is not earlier.
-_SETUP_RULES = {
-    RUNNABLE_AGENT_STEP: "runnable-before-stable-model",
-    DECISION_AGENT_STEP: "decision-before-decision-model",
-}
 
 
 @dataclass(frozen=True)
@@ -56,24 +44,6 @@ class LintReport:
     problems: list[Problem]
     feature_files: int
     scenarios: int
-
-
-@dataclass(frozen=True)
-class _Step:
-    line: int
-    keyword: str
-    step_type: str
-    text: str
-
-
-@dataclass(frozen=True)
-class _Case:
-    """A scenario as it runs (an outline: one Examples block), with everything it inherits."""
-
-    name: str
-    line: int
-    tags: frozenset[str]
-    steps: tuple[_Step, ...]
 
 
 def lint_paths(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> list[Problem]:
@@ -90,7 +60,7 @@ def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
         files += found
     scenarios = 0
     with loaded_steps(steps_dir) as definitions:
-        problems += definitions.problems
+        problems += definitions.problems + definitions.overlaps()
         # While definitions fail to load, "undefined" would be noise: report only the cause.
         steps = None if definitions.problems else definitions
         for path in files:
@@ -116,7 +86,7 @@ def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem]
     problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)
     cases = list(_cases(feature["children"], _tag_names(feature), ()))
     for case in cases:
-        problems += _case_problems(shown, case, steps)
+        problems += case_problems(shown, case, steps)
     # Inherited tags and Background steps repeat a problem in every scenario: report it once.
     unique = sorted(dict.fromkeys(problems), key=lambda problem: problem.line)
     return unique, sum(1 for _ in _scenarios(feature["children"]))
@@ -179,8 +149,8 @@ def _duplicate_names(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
 
 
 def _cases(
-    children: Sequence[Mapping[str, Any]], tags: frozenset[str], background: tuple[_Step, ...]
-) -> Iterator[_Case]:
+    children: Sequence[Mapping[str, Any]], tags: frozenset[str], background: tuple[LintStep, ...]
+) -> Iterator[LintCase]:
     for child in children:
         if "background" in child:
             fallback = background[-1].step_type if background else None
@@ -193,25 +163,27 @@ def _cases(
 
 
 def _scenario_cases(
-    scenario: Mapping[str, Any], inherited: frozenset[str], background: tuple[_Step, ...]
-) -> Iterator[_Case]:
+    scenario: Mapping[str, Any], inherited: frozenset[str], background: tuple[LintStep, ...]
+) -> Iterator[LintCase]:
     tags = inherited | _tag_names(scenario)
     fallback = background[-1].step_type if background else None
     line = scenario["location"]["line"]
     examples = scenario.get("examples", ())
     if not examples:
-        yield _Case(scenario["name"], line, tags, background + _typed_steps(scenario["steps"], fallback, {}))
+        yield LintCase(
+            scenario["name"], line, tags, background + _typed_steps(scenario["steps"], fallback, {})
+        )
     for block in examples:
         header = [cell["value"] for cell in block.get("tableHeader", {}).get("cells", ())]
         rows = block.get("tableBody", ())
         first_row = dict(zip(header, (cell["value"] for cell in rows[0]["cells"]))) if rows else {}
         steps = _typed_steps(scenario["steps"], fallback, first_row)
-        yield _Case(scenario["name"], line, tags | _tag_names(block), background + steps)
+        yield LintCase(scenario["name"], line, tags | _tag_names(block), background + steps)
 
 
 def _typed_steps(
     raw_steps: Sequence[Mapping[str, Any]], fallback: str | None, row: Mapping[str, str]
-) -> tuple[_Step, ...]:
+) -> tuple[LintStep, ...]:
     """Resolve And/But/`*` to Given/When/Then as behave does, and fill outline placeholders."""
     steps = []
     previous: str | None = None
@@ -225,46 +197,8 @@ def _typed_steps(
             step_type = previous or "given"
         previous = step_type
         text = _PLACEHOLDER.sub(lambda match: row.get(match[1], match[0]), raw["text"]).strip()
-        steps.append(_Step(raw["location"]["line"], raw["keyword"].strip(), step_type, text))
+        steps.append(LintStep(raw["location"]["line"], raw["keyword"].strip(), step_type, text))
     return tuple(steps)
-
-
-def _case_problems(shown: str, case: _Case, steps: StepDefinitions | None) -> list[Problem]:
-    problems = [Problem(shown, case.line, rule, message) for rule, message in combination_problems(case.tags)]
-    texts = [step.text for step in case.steps]
-    if AGENT_BACKEND_RUNTIME in case.tags and RUNTIME_READINESS_STEP not in texts:
-        message = (
-            f'{AGENT_BACKEND_RUNTIME} needs the step "{RUNTIME_READINESS_STEP}" to probe the runtime first'
-        )
-        problems.append(Problem(shown, case.line, "runtime-without-readiness", message))
-    for tag, fixture_step in FIXTURE_STEPS.items():
-        if tag in case.tags and fixture_step not in texts:
-            message = f'{tag} needs the fixture step "{fixture_step}"'
-            problems.append(Problem(shown, case.line, "fixture-without-step", message))
-    for index, step in enumerate(case.steps):
-        problems += _step_problems(shown, case, step, texts[:index], steps)
-    return problems
-
-
-def _step_problems(
-    shown: str, case: _Case, step: _Step, earlier: list[str], steps: StepDefinitions | None
-) -> list[Problem]:
-    problems = []
-    if step.text == RUNTIME_READINESS_STEP and AGENT_BACKEND_RUNTIME not in case.tags:
-        message = f"the runtime readiness step belongs to {AGENT_BACKEND_RUNTIME} scenarios; tag the scenario"
-        problems.append(Problem(shown, step.line, "readiness-without-runtime", message))
-    for tag, fixture_step in FIXTURE_STEPS.items():
-        if step.text == fixture_step and tag not in case.tags:
-            message = f'"{fixture_step}" consumes a seeded fixture; tag the scenario {tag}'
-            problems.append(Problem(shown, step.line, "step-without-fixture-tag", message))
-    prerequisite = SETUP_PREREQUISITES.get(step.text)
-    if prerequisite is not None and prerequisite not in earlier:
-        message = f'"{step.text}" needs "{prerequisite}" earlier in the scenario'
-        problems.append(Problem(shown, step.line, _SETUP_RULES[step.text], message))
-    if steps and not steps.defines(step.line, step.keyword, step.step_type, step.text):
-        message = f'no step definition matches "{step.keyword} {step.text}"'
-        problems.append(Problem(shown, step.line, "undefined-step", message))
-    return problems
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -282,7 +216,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s) in {report.feature_files} feature files", file=sys.stderr)
+        print(
+            f"{len(problems)} problem(s) in {report.feature_files} feature files; fix each as its message says, "
+            "then run `make lint` again (features/README.md explains every rule)",
+            file=sys.stderr,
+        )
         return 1
     print(f"{report.feature_files} feature files, {report.scenarios} scenarios: OK")
     return 0

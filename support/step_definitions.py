@@ -1,14 +1,17 @@
 """The step definitions in `steps/`, loaded the way behave loads them, for the feature linter.
 
 Each module is loaded on its own, so one broken or ambiguous module is a finding about that
-file rather than the end of the check; `is_defined()` then asks whether a step text has a
-definition, exactly as behave would match it at run time.
+file rather than the end of the check; `defines()` / `matching()` then ask which definitions a
+step text has, exactly as behave would match it at run time, `overlaps()` which sentences would
+make a step ambiguous, and `did_you_mean()` (also used at run time, on behave's registry) which
+sentences an undefined step most likely meant.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
 import runpy
 import sys
 import traceback
@@ -20,6 +23,7 @@ from typing import Any
 
 import behave
 from behave.api.step_matchers import step_matcher, use_default_step_matcher, use_step_matcher
+from behave.matchers import Matcher
 from behave.model import Step
 
 # behave's step registry and the error its decorators raise: the one private behave API the linter
@@ -67,6 +71,26 @@ class StepDefinitions:
     def defines(self, line: int, keyword: str, step_type: str, text: str) -> bool:
         """Whether behave would find a definition for this step (`step_type`: given/when/then)."""
         return self._registry.find_match(Step("", line, keyword, step_type, text)) is not None
+
+    def matching(self, step_type: str, text: str) -> list[Matcher]:
+        """Every definition that matches the step, in behave's order (it runs the first)."""
+        return [matcher for matcher in _candidates(self._registry, step_type) if matcher.match(text)]
+
+    def did_you_mean(self, step_type: str, text: str) -> str:
+        return did_you_mean(self._registry, step_type, text)
+
+    def overlaps(self) -> list[Problem]:
+        """Sentences one of which would make a step ambiguous: a pattern that matches an example of
+        another's (`I delete the {what} "{name}"` beside `I delete the agent "{name}"`)."""
+        problems = []
+        for step_type, matchers in self._registry.steps.items():
+            for general in matchers:
+                for specific in _candidates(self._registry, step_type):
+                    if specific is general or not isinstance(specific.pattern, str):
+                        continue
+                    if general.match(_example(specific.pattern)) is not None:
+                        problems.append(_overlap(general, specific))
+        return problems
 
 
 @contextmanager
@@ -138,10 +162,36 @@ def closest_sentences(registry: StepRegistry, step_type: str, text: str, count: 
 
 
 def did_you_mean(registry: StepRegistry, step_type: str, text: str) -> str:
-    """`did you mean: "A", "B" or "C"?`, or nothing when no sentence is defined at all."""
+    """`did you mean: 'A', 'B' or 'C'?`, or nothing when no sentence is defined at all."""
     close = closest_sentences(registry, step_type, text)
     if not close:
         return ""
-    quoted = [f'"{sentence}"' for sentence in close]
+    quoted = [f"'{sentence}'" for sentence in close]
     listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
     return f"did you mean: {listed}?"
+
+
+def _candidates(registry: StepRegistry, step_type: str) -> list[Matcher]:
+    """The definitions behave tries for a step of `step_type`: its own type's, then `@step`'s."""
+    return [
+        matcher for kind in dict.fromkeys((step_type, "step")) for matcher in registry.steps.get(kind, [])
+    ]
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_SAMPLES = {"d": "1", "n": "1", "g": "1.5", "f": "1.5", "w": "x"}
+
+
+def _example(pattern: str) -> str:
+    """A step text the pattern matches: each placeholder filled with a value of its type."""
+    return _PLACEHOLDER.sub(lambda match: _SAMPLES.get(match[0].strip("{}").partition(":")[2], "x"), pattern)
+
+
+def _overlap(general: Matcher, specific: Matcher) -> Problem:
+    where = general.location
+    message = (
+        f'"{general.pattern}" also matches the sentence "{specific.pattern}" ({specific.location}): a step '
+        "written for either is ambiguous, and behave runs whichever loaded first; make the sentences "
+        "distinct (`make steps` lists them all with their file:line)"
+    )
+    return Problem(str(where.filename), where.line, "ambiguous-step", message)

@@ -9,8 +9,10 @@ feature files; a scenario's tags include those of its Feature, Rule and Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 CORE = "@core"
 PREPARED = "@prepared"
@@ -91,3 +93,46 @@ def combination_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
         message = f"{', '.join(surfaces)} chats through the agent runtime; add {AGENT_BACKEND_RUNTIME}"
         problems.append(("surface-without-runtime", message))
     return problems
+
+
+# -- what a step requires of the scenario that uses it ------------------------------------------
+
+_NEEDS = "__e2e_needs__"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class StepNeeds:
+    """The tags a scenario using the step must carry and the steps that must come before it."""
+
+    tags: tuple[str, ...]
+    steps: tuple[str, ...]
+    why: str  # what the step does that needs them, for the linter's message
+
+    def __call__(self, func: F) -> F:
+        """Declare on a step definition, under behave's decorator: `@when(...)` then `@WEB_APP_CHAT`."""
+        setattr(func, _NEEDS, self)
+        return func
+
+
+def needs_of(func: Callable[..., Any]) -> StepNeeds | None:
+    """What a step definition declared (through wrappers such as the hooks' step checks)."""
+    while func is not None:
+        declared: StepNeeds | None = getattr(func, _NEEDS, None)
+        if declared is not None:
+            return declared
+        func = getattr(func, "__wrapped__", None)  # type: ignore[assignment]
+    return None
+
+
+# A chat through the web app or the service API runs the agent on the runtime backend (post-merge).
+WEB_APP_CHAT = StepNeeds(
+    (AGENT_BACKEND_RUNTIME, WEB_APP_RUNTIME), (RUNTIME_READINESS_STEP,), "chats with the agent in its web app"
+)
+SERVICE_API_CHAT = StepNeeds(
+    (AGENT_BACKEND_RUNTIME, SERVICE_API_RUNTIME),
+    (RUNTIME_READINESS_STEP,),
+    "chats with the agent through the service API",
+)
+# Faults are patches of the record/replay server, which only @external-model scenarios talk to.
+PROVIDER_FAULT = StepNeeds((EXTERNAL_MODEL,), (), "sets a fault of the record/replay model server")

@@ -7,10 +7,13 @@ Rules:
 - `replay-cassette-shared`: two scenarios map to one cassette path (e.g. an outline whose name has
   no `<placeholder>`), so recording one overwrites the other;
 - `replay-cassette-missing`: an `@external-model` scenario without a cassette (replay mode only);
-- `replay-prompt-drift`: the cassette's first recorded user prompt no longer appears in the
-  scenario's text: it must be inside a step text, doc string or table cell of the scenario, or one
-  of the scenario's quoted strings / doc strings (8+ characters) must be inside it (for products
-  that wrap the typed prompt). Both sides are normalized like match keys.
+- `replay-prompt-drift`: a user prompt the cassette recorded no longer appears in the scenario's
+  text, or no longer in the recorded order (every prompt, in order: turn 2 of a two-turn scenario
+  counts as much as turn 1). A prompt must be inside a step text, doc string or table cell of
+  the scenario, or one of the scenario's quoted strings / doc strings (8+ characters) must be
+  inside it (for products that wrap the typed prompt). Both sides are normalized like match keys.
+
+Every message names the command that fixes it (`make record-cassettes ARGS='-n "..."'`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from gherkin.token_scanner import TokenScanner
 
 from support.problem import Problem
 from support.replay.cassette import Cassette, CassetteError, cassette_relpath, feature_stem, load_cassette
+from support.replay.explain import rerecord_command
 from support.replay.matching import ChatRequest, normalize_text
 from support.replay.scope import Mode
 
@@ -105,7 +109,10 @@ def _cassette_problems(
         try:
             cassette = load_cassette(path)
         except CassetteError as error:
-            problems.append(Problem(str(path), error.line or 1, "replay-cassette-malformed", error.reason))
+            fix = f"fix it by hand (`python -m support.replay verify {cassettes_dir}`) or re-record its scenario"
+            problems.append(
+                Problem(str(path), error.line or 1, "replay-cassette-malformed", f"{error.reason}; {fix}")
+            )
             continue
         if relative.parent in unparsable or cassette.feature is None:
             continue
@@ -113,11 +120,7 @@ def _cassette_problems(
         if not scenarios:
             problems.append(_orphan(features_dir, path, relative, cassette))
             continue
-        problems.extend(
-            _prompt_drift(path, cassette, scenario)
-            for scenario in scenarios
-            if not _prompt_matches(cassette, scenario)
-        )
+        problems.extend(drift for scenario in scenarios if (drift := _prompt_drift(path, cassette, scenario)))
     return problems
 
 
@@ -127,8 +130,8 @@ def _orphan(features_dir: Path, path: Path, relative: PurePosixPath, cassette: C
         1,
         "replay-cassette-orphan",
         f'recorded for scenario "{cassette.scenario}", but no scenario in '
-        f"{features_dir / relative.parent}.feature maps to {relative.name}; "
-        "delete it or re-record under the scenario's new name",
+        f"{features_dir / relative.parent}.feature maps to {relative.name}; delete it, or re-record the "
+        "renamed scenario: make record-cassettes ARGS='-n \"<its new name>\"'",
     )
 
 
@@ -138,8 +141,8 @@ def _missing(cassettes_dir: Path, owners: Owners) -> list[Problem]:
             str(scenario.file),
             scenario.line,
             "replay-cassette-missing",
-            f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette '
-            f"{cassettes_dir / path}; record it (E2E_MODEL_MODE=record)",
+            f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette {cassettes_dir / path}; '
+            f"record it: {rerecord_command(scenario.name, f'{scenario.file}:{scenario.line}')}",
         )
         for path, scenarios in owners.items()
         for scenario in scenarios
@@ -176,28 +179,54 @@ def _squash(text: str) -> str:
     return " ".join(normalize_text(text).split())
 
 
-def _first_user_prompt(cassette: Cassette) -> str | None:
+def user_prompts(cassette: Cassette) -> list[str]:
+    """Every distinct user message the cassette recorded, in the order they were first sent (each
+    chat call repeats the conversation so far, so a two-turn scenario records two prompts)."""
+    prompts: dict[str, None] = {}
     for entry in cassette.entries:
         if isinstance(entry.request, ChatRequest):
-            return next((m.content for m in entry.request.messages if m.role == "user" and m.content), None)
+            for message in entry.request.messages:
+                if message.role == "user" and message.content:
+                    prompts.setdefault(_squash(message.content), None)
+    return list(prompts)
+
+
+def _where(prompt: str, scenario: _Scenario) -> int | None:
+    """The index of the scenario text holding the prompt (or held by it: a wrapped prompt)."""
+    for index, text in enumerate(scenario.texts):
+        if prompt in text:
+            return index
+    for quoted in scenario.quoted:
+        if quoted in prompt:
+            return next(index for index, text in enumerate(scenario.texts) if quoted in text)
     return None
 
 
-def _prompt_matches(cassette: Cassette, scenario: _Scenario) -> bool:
-    prompt = _first_user_prompt(cassette)
-    if prompt is None:
-        return True
-    prompt = _squash(prompt)
-    return any(prompt in text for text in scenario.texts) or any(text in prompt for text in scenario.quoted)
+def _drifted(cassette: Cassette, scenario: _Scenario) -> tuple[int, str, str] | None:
+    """(turn, prompt, why) of the first recorded prompt the scenario no longer sends, or sends out
+    of order; None when every prompt is still there, in order."""
+    last = -1
+    for turn, prompt in enumerate(user_prompts(cassette), start=1):
+        where = _where(prompt, scenario)
+        if where is None:
+            return turn, prompt, "no longer appears in"
+        if where < last:
+            return turn, prompt, "now comes before an earlier prompt in"
+        last = where
+    return None
 
 
-def _prompt_drift(path: Path, cassette: Cassette, scenario: _Scenario) -> Problem:
-    prompt = _squash(_first_user_prompt(cassette) or "")
+def _prompt_drift(path: Path, cassette: Cassette, scenario: _Scenario) -> Problem | None:
+    drift = _drifted(cassette, scenario)
+    if drift is None:
+        return None
+    turn, prompt, why = drift
     shown = prompt if len(prompt) <= 80 else prompt[:77] + "..."
+    location = f"{scenario.file}:{scenario.line}"
     return Problem(
         str(scenario.file),
         scenario.line,
         "replay-prompt-drift",
-        f'{path} recorded the user prompt "{shown}", which no longer appears in "{scenario.name}"; '
-        "re-record the scenario (E2E_MODEL_MODE=record) or restore the step text",
+        f'{path} recorded user prompt {turn} "{shown}", which {why} "{scenario.name}"; restore the '
+        f"step text, or re-record the scenario: {rerecord_command(scenario.name, location)}",
     )

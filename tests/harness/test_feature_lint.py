@@ -13,6 +13,7 @@ from support.problem import Problem
 
 STEPS = """
 from behave import given, when, then
+from support.tags import WEB_APP_CHAT
 
 @given("the stable chat model is available")
 def stable(context): pass
@@ -40,6 +41,16 @@ def open_agent(context, name): pass
 
 @then("the agent is listed")
 def listed(context): pass
+
+@then("the agent is shown")
+def shown(context): pass
+
+@then("the agent is gone from the list")
+def gone(context): pass
+
+@when('I send the message "{text}"')
+@WEB_APP_CHAT
+def send(context, text): pass
 """
 
 CLEAN = """
@@ -134,9 +145,39 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             message="did you mean @stable-model?",
         ),
         case(
-            "core_with_a_fixture_tag_is_exclusive",
+            "core_with_a_fixture_says_use_prepared_in_one_message",
             scenario("@core @knowledge-fixture", "Given the ready knowledge dataset is available"),
-            ("core-exclusive", "Scenario:"),
+            ("core-with-fixture", "Scenario:"),
+            message='replace @core with @prepared and keep @knowledge-fixture with "Given the ready knowledge '
+            'dataset is available"',
+        ),
+        case(
+            "core_with_a_fixture_step_and_no_fixture_tag_is_the_same_one_message",
+            scenario("@core", "Given the ready knowledge dataset is available"),
+            ("core-with-fixture", "Scenario:"),
+            message="E2E_START_AGENT_BACKEND=1 make post-merge ARGS='-n \"S\"'",
+        ),
+        case(
+            "chat_step_without_its_tags_and_readiness_step",
+            scenario("@prepared", 'When I send the message "hi"'),
+            ("step-needs-tag", "send the message"),
+            ("step-needs-step", "send the message"),
+            message="chats with the agent in its web app (steps/roster.py:38): tag the scenario "
+            "@agent-backend-runtime @web-app-runtime",
+        ),
+        case(
+            "chat_step_without_the_readiness_step",
+            scenario("@agent-backend-runtime @web-app-runtime", 'When I send the message "hi"'),
+            ("runtime-without-readiness", "Scenario:"),
+            ("step-needs-step", "send the message"),
+        ),
+        case(
+            "chat_step_with_everything_it_needs",
+            scenario(
+                "@agent-backend-runtime @web-app-runtime",
+                "Given the agent runtime backend is available",
+                'When I send the message "hi"',
+            ),
         ),
         case(
             "runtime_without_readiness_step",
@@ -205,6 +246,13 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             CLEAN + "    And the agent is gone\n",
             ("undefined-step", "is gone"),
             message='"And the agent is gone"',
+        ),
+        case(
+            "undefined_step_gets_the_three_closest_sentences",
+            CLEAN + "    And the agent is listd\n",
+            ("undefined-step", "is listd"),
+            message="did you mean: 'Then the agent is listed', 'Then the agent is shown' or 'Then the agent is gone "
+            "from the list'? (`make steps` lists every sentence)",
         ),
         case(
             # "the agent is listed" is a Then step: after When, "And" makes it a When step.
@@ -292,6 +340,20 @@ def test_ambiguous_step_definitions_are_reported_with_their_file(project: Path) 
     [problem] = lint_paths([Path("features")])
     assert (problem.path, problem.line, problem.rule) == ("steps/zz_copy.py", 3, "ambiguous-step")
     assert "steps/roster.py" in problem.message
+
+
+def test_a_sentence_that_overlaps_another_is_reported_where_it_is_defined(project: Path) -> None:
+    text = write_feature(project, CLEAN)
+    (project / "steps" / "zz_general.py").write_text(
+        "from behave import when\n\n@when('I open the {what} \"{name}\"')\ndef open_any(context, what, name): pass\n"
+    )
+    problems = lint_paths([Path("features")])
+    assert [(p.path, p.line, p.rule) for p in problems] == [
+        ("steps/zz_general.py", 3, "ambiguous-step"),
+        ("features/x.feature", line_of(text, "I open the agent"), "ambiguous-step"),
+    ]
+    assert 'also matches the sentence "I open the agent "{name}"" (steps/roster.py:' in problems[0].message
+    assert "matches 2 definitions" in problems[1].message
 
 
 def test_broken_step_module_is_reported_not_raised(project: Path) -> None:

@@ -18,6 +18,7 @@ Feature: Chat
   Scenario: Ask a question
     When I send "What is the capital of France?"
     Then the reply mentions "Paris"
+    When I send "And the capital of Spain?"
 
   Scenario: Ask from a doc string
     When I send:
@@ -61,7 +62,12 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
     features, cassettes = tmp_path / "features", tmp_path / "features" / "cassettes"
     (features / "agent").mkdir(parents=True)
     (features / "agent" / "chat.feature").write_text(FEATURE)
-    write(cassettes, "agent/chat/ask-a-question.json", "What is the capital of France?", "follow-up")
+    write(
+        cassettes,
+        "agent/chat/ask-a-question.json",
+        "What is the capital of France?",
+        "And the capital of Spain?",
+    )
     write(
         cassettes, "agent/chat/ask-from-a-doc-string.json", "Summarize the ready-knowledge\ndataset for me."
     )
@@ -77,10 +83,12 @@ def rules(problems: list[Problem]) -> list[tuple[str, int, str]]:
 def test_consistent_tree_only_reports_the_missing_cassette(tree: tuple[Path, Path]) -> None:
     features, cassettes = tree
     problems = check_cassettes(features, cassettes, "replay")
-    assert rules(problems) == [("chat.feature", 21, "replay-cassette-missing")]
+    assert rules(problems) == [("chat.feature", 22, "replay-cassette-missing")]
+    assert "record it: make record-cassettes ARGS='-n \"Nothing recorded yet\"'" in problems[0].message
     assert str(problems[0]) == (
-        f'{features}/agent/chat.feature:21: replay-cassette-missing: "Nothing recorded yet" is @external-model but '
-        f"has no cassette {cassettes}/agent/chat/nothing-recorded-yet.json; record it (E2E_MODEL_MODE=record)"
+        f'{features}/agent/chat.feature:22: replay-cassette-missing: "Nothing recorded yet" is @external-model but '
+        f"has no cassette {cassettes}/agent/chat/nothing-recorded-yet.json; "
+        "record it: make record-cassettes ARGS='-n \"Nothing recorded yet\"'"
     )
 
 
@@ -115,7 +123,33 @@ def test_prompt_drift_when_the_step_text_changed(tree: tuple[Path, Path]) -> Non
     feature.write_text(FEATURE.replace("capital of France", "capital of Spain"))
     [problem] = check_cassettes(features, cassettes, "record")
     assert (Path(problem.path).name, problem.line, problem.rule) == ("chat.feature", 7, "replay-prompt-drift")
-    assert 'recorded the user prompt "What is the capital of France?"' in problem.message
+    assert (
+        'recorded user prompt 1 "What is the capital of France?", which no longer appears' in problem.message
+    )
+    assert problem.message.endswith("make record-cassettes ARGS='-n \"Ask a question\"'")
+
+
+def test_prompt_drift_of_the_second_turn(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    (features / "agent" / "chat.feature").write_text(FEATURE.replace("capital of Spain", "capital of Italy"))
+    [problem] = check_cassettes(features, cassettes, "record")
+    assert (problem.line, problem.rule) == (7, "replay-prompt-drift")
+    assert 'recorded user prompt 2 "And the capital of Spain?", which no longer appears' in problem.message
+
+
+def test_prompts_out_of_their_recorded_order_drift(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    swapped = (
+        FEATURE.replace("What is the capital of France?", "SWAP")
+        .replace("And the capital of Spain?", "What is the capital of France?")
+        .replace("SWAP", "And the capital of Spain?")
+    )
+    (features / "agent" / "chat.feature").write_text(swapped)
+    [problem] = check_cassettes(features, cassettes, "record")
+    assert (
+        'user prompt 2 "And the capital of Spain?", which now comes before an earlier prompt'
+        in problem.message
+    )
 
 
 def test_malformed_cassette_names_file_line_and_reason(tree: tuple[Path, Path]) -> None:
@@ -139,10 +173,10 @@ def test_scenarios_sharing_a_cassette(tree: tuple[Path, Path]) -> None:
     )
     problems = check_cassettes(features, cassettes, "record")
     assert rules(problems) == [
-        ("chat.feature", 30, "replay-cassette-shared"),
+        ("chat.feature", 31, "replay-cassette-shared"),
         ("greet-alice.json", 1, "replay-cassette-orphan"),
     ]
-    assert '"Greet someone" (line 29), "Greet someone" (line 30)' in problems[0].message
+    assert '"Greet someone" (line 30), "Greet someone" (line 31)' in problems[0].message
 
 
 def test_unparsable_feature_is_reported_and_its_cassettes_not_called_orphans(tree: tuple[Path, Path]) -> None:

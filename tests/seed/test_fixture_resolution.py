@@ -152,7 +152,7 @@ def test_missing_and_drifted_fixtures_fail_with_owner_and_the_seed_command(
     expect_prerequisite("seed/knowledge", missing, fixture_dataset, console, "ready-knowledge")
     expect_prerequisite("seed/tools", missing, fixture_web_search_credential, console, settings)
     expect_prerequisite("seed/agents", missing, fixture_agent, console, settings, "full-config")
-    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=external-runtime"):
+    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=prepared"):
         fixture_model(console, settings, "stable")
     with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=prepared"):
         fixture_agent(console, settings, "tool-states")
