@@ -25,6 +25,7 @@ from support.reports.model import (
 from support.reports.redact import redact
 
 _EVIDENCE_LABELS = {"trace": "Playwright trace", "html": "page HTML", "console": "console log"}
+_PLAYWRIGHT = ".venv/bin/playwright"  # what `make setup` installs; run from the project root
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 
 _CSS = """
@@ -44,7 +45,11 @@ summary { padding: .4rem .7rem; cursor: pointer; }
 .where, .duration, .tags, .worker { color: #57606a; margin-left: .5rem; }
 .body { padding: 0 1rem 1rem; }
 pre.error { background: #fff5f5; border: 1px solid #ffcecb; padding: .6rem; white-space: pre-wrap; overflow-wrap: anywhere; }
-ol.steps { padding-left: 1.5rem; } li.step.bad { color: #cf222e; font-weight: 600; }
+ol.steps { padding-left: 1.5rem; } li.step.bad { color: #cf222e; font-weight: 600; background: #fff5f5; }
+li.step.hook { list-style: none; margin-left: -1.5rem; }
+.timeline { display: inline-block; width: 8rem; height: .6rem; margin-left: .5rem; background: #eaeef2; vertical-align: middle; }
+.timeline .bar { display: block; height: 100%; background: #2da44e; min-width: 1px; }
+li.step.bad .timeline .bar { background: #cf222e; }
 li.step.skipped, li.step.untested { color: #8c959f; }
 section.lane-failures { border: 1px solid #ffcecb; border-left: 6px solid #cf222e; border-radius: 4px; padding: 0 1rem; margin: .4rem 0; }
 img.screenshot { max-width: 100%; border: 1px solid #d0d7de; }
@@ -146,7 +151,8 @@ def _scenario(index: int, result: ScenarioResult, report_dir: Path, secrets: lis
         )
     if result.error:
         body.append(f'<pre class="error">{escape(redact(result.error, secrets))}</pre>')
-    steps = "".join(_step(step, secrets, shown_error=result.error) for step in result.steps)
+    longest = max((step.duration_s for step in result.steps), default=0.0)
+    steps = "".join(_step(step, secrets, shown_error=result.error, longest=longest) for step in result.steps)
     body.append(f'<ol class="steps">{steps}</ol>')
     body += _evidence(result, report_dir)
     return (
@@ -155,17 +161,25 @@ def _scenario(index: int, result: ScenarioResult, report_dir: Path, secrets: lis
     )
 
 
-def _step(step: StepResult, secrets: list[str], shown_error: str | None) -> str:
+def _step(step: StepResult, secrets: list[str], shown_error: str | None, longest: float) -> str:
     tone = (
         "ok" if step.status == "passed" else step.status if step.status in ("skipped", "untested") else "bad"
+    )
+    # The timeline: each step's bar is its share of the scenario's longest step.
+    width = 100 * step.duration_s / longest if longest else 0
+    bar = (
+        f'<span class="timeline" title="{step.duration_s:.2f}s">'
+        f'<span class="bar" style="width:{width:.1f}%"></span></span>'
     )
     # The scenario's error is usually its failing step's: show it once, above the steps.
     show = step.error and step.error != shown_error
     error = f'<pre class="error">{escape(redact(step.error, secrets))}</pre>' if show else ""
+    where = f'<span class="where">line {step.line}</span>' if step.line else ""
+    hook = " hook" if step.hook else ""
     return (
-        f'<li class="step {tone}"><span class="status">{escape(step.status)}</span>'
-        f"<b>{escape(step.keyword)}</b> {escape(redact(step.name, secrets))}"
-        f'<span class="duration">{step.duration_s:.2f}s</span>{error}</li>'
+        f'<li class="step {tone}{hook}"><span class="status">{escape(step.status)}</span>'
+        f"<b>{escape(step.keyword)}</b> {escape(redact(step.name, secrets))}{where}"
+        f'{bar}<span class="duration">{step.duration_s:.2f}s</span>{error}</li>'
     )
 
 
@@ -189,7 +203,8 @@ def _evidence(result: ScenarioResult, report_dir: Path) -> list[str]:
         href = quote(Path(os.path.relpath(path, report_dir)).as_posix())
         link = f'<a href="{escape(href)}">{escape(_EVIDENCE_LABELS.get(key, key))}</a>'
         if key == "trace":
-            link += f" (view with <code>playwright show-trace {escape(str(path))}</code>)"
+            command = f"{_PLAYWRIGHT} show-trace {path}"
+            link += f' · open it with <code class="show-trace">{escape(command)}</code>'
         links.append(f"<li>{link}</li>")
     if links:
         parts.append(f'<ul class="evidence">{"".join(links)}</ul>')

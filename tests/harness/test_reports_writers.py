@@ -99,7 +99,7 @@ def test_html_links_evidence_relative_to_the_report(tmp_path: Path, evidence_dir
     write_html(LaneReport(RUN, results(evidence_dir)), path)
     html = path.read_text()
     assert 'href="scenarios/refresh-keeps-instructions/trace.zip"' in html
-    assert f"playwright show-trace {evidence_dir / 'trace.zip'}" in html
+    assert f".venv/bin/playwright show-trace {evidence_dir / 'trace.zip'}" in html
     assert 'href="scenarios/refresh-keeps-instructions/page.html"' in html
     assert 'href="scenarios/refresh-keeps-instructions/console.log"' in html
 
