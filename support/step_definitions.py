@@ -76,6 +76,11 @@ class StepDefinitions:
         """Every definition that matches the step, in behave's order (it runs the first)."""
         return [matcher for matcher in _candidates(self._registry, step_type) if matcher.match(text)]
 
+    def definitions(self) -> list[Matcher]:
+        """Every definition, in file and line order."""
+        matchers = {id(m): m for kind in self._registry.steps.values() for m in kind}.values()
+        return sorted(matchers, key=lambda m: (m.location.filename, m.location.line))
+
     def did_you_mean(self, step_type: str, text: str) -> str:
         return did_you_mean(self._registry, step_type, text)
 
