@@ -34,12 +34,14 @@ def _open_web_app_in_new_tab(world: World, expected_status: int) -> WebAppPage:
 
 @when("I open the agent's access point")
 def step_open_access(context: Context) -> None:
+    """Open the current agent's access point page and wait for it to load."""
     world: World = context.world
     world.open(AccessPointPage.path(current_agent(world).id))
 
 
 @then("I see the agent's access point")
 def step_see_access(context: Context) -> None:
+    """The access point page is shown for the current agent."""
     world: World = context.world
     expect(world.page).to_have_url(AccessPointPage.url(current_agent(world).id))
     expect(_access_point(world).card("Web app")).to_be_visible()
@@ -47,6 +49,7 @@ def step_see_access(context: Context) -> None:
 
 @then('the access cards each say "{text}":')
 def step_cards_say(context: Context, text: str) -> None:
+    """Every access card (web app, service API) shows the text."""
     access_point = _access_point(context.world)
     for row in context.table:
         expect(access_point.card(row["card"])).to_contain_text(text)
@@ -54,6 +57,7 @@ def step_cards_say(context: Context, text: str) -> None:
 
 @then("the access controls are disabled")
 def step_controls_disabled(context: Context) -> None:
+    """The web app and service API switches and the new-key button are disabled."""
     access_point = _access_point(context.world)
     expect(access_point.web_app.enabled).to_be_disabled()
     expect(access_point.service_api.enabled).to_be_disabled()
@@ -62,40 +66,47 @@ def step_controls_disabled(context: Context) -> None:
 
 @given("the agent's web app has been disabled via API")
 def step_web_app_disabled_via_api(context: Context) -> None:
+    """Turn the web app off through the console API (setup)."""
     world: World = context.world
     world.console.set_access(current_agent(world).id, web_app_enabled=False)
 
 
 @given("the agent's service API has been disabled via API")
 def step_service_disabled(context: Context) -> None:
+    """Turn the service API off through the console API (setup)."""
     world: World = context.world
     world.console.set_access(current_agent(world).id, service_api_enabled=False)
 
 
 @when("the agent's service API is enabled again via API")
 def step_service_enabled(context: Context) -> None:
+    """Turn the service API back on through the console API."""
     world: World = context.world
     world.console.set_access(current_agent(world).id, service_api_enabled=True)
 
 
 @when("I open the web app from the access point")
 def step_open_web_app(context: Context) -> None:
+    """Follow the access point's link to the web app; the new tab becomes the page."""
     world: World = context.world
     _follow_into_new_tab(world, _access_point(world).web_app.open_link)
 
 
 @when("I copy the web app URL")
 def step_copy_url(context: Context) -> None:
+    """Copy the web app URL with the access point's copy button."""
     _access_point(context.world).web_app.copy_url()
 
 
 @then('the access point confirms "{text}"')
 def step_access_confirms(context: Context, text: str) -> None:
+    """The access point shows a confirmation such as "Copied"."""
     expect(_access_point(context.world).web_app.confirmation(text)).to_be_visible()
 
 
 @then("the clipboard holds the web app URL")
 def step_clipboard_holds_url(context: Context) -> None:
+    """The clipboard holds exactly the published web app URL."""
     world: World = context.world
     copied = BrowserPage(world.page).clipboard_text()
     assert copied == published_access(world).web_app_url, f"the clipboard holds {copied!r}"
@@ -103,11 +114,13 @@ def step_clipboard_holds_url(context: Context) -> None:
 
 @when("I open the embed dialog")
 def step_open_embed(context: Context) -> None:
+    """Open the embed dialog of the web app card."""
     _access_point(context.world).web_app.open_embed_dialog()
 
 
 @then("the embed code is an iframe of the web app URL")
 def step_embed_code(context: Context) -> None:
+    """The embed code is an iframe whose src is the web app URL."""
     world: World = context.world
     iframe = re.compile(r'^<iframe src="' + re.escape(published_access(world).web_app_url or ""))
     expect(_access_point(world).embed_code).to_have_value(iframe)
@@ -115,36 +128,43 @@ def step_embed_code(context: Context) -> None:
 
 @when("I turn off the web app")
 def step_web_app_off(context: Context) -> None:
+    """Switch the web app off in the page."""
     _access_point(context.world).web_app.enabled.set_checked(False)
 
 
 @when("I turn on the web app")
 def step_web_app_on(context: Context) -> None:
+    """Switch the web app on in the page."""
     _access_point(context.world).web_app.enabled.set_checked(True)
 
 
 @when("I turn off the service API")
 def step_service_off(context: Context) -> None:
+    """Switch the service API off in the page."""
     _access_point(context.world).service_api.enabled.set_checked(False)
 
 
 @when("I turn on the service API")
 def step_service_on(context: Context) -> None:
+    """Switch the service API on in the page."""
     _access_point(context.world).service_api.enabled.set_checked(True)
 
 
 @then('the access point says "{text}"')
 def step_access_says(context: Context, text: str) -> None:
+    """The access point shows the text (a state, an explanation)."""
     expect(_access_point(context.world).says(text)).to_be_visible()
 
 
 @then("opening the web app shows that it is unavailable")
 def step_web_app_unavailable(context: Context) -> None:
+    """Visiting the web app URL shows that the app is unavailable."""
     expect(_open_web_app_in_new_tab(context.world, 403).unavailable).to_be_visible()
 
 
 @then("opening the web app shows the agent's chat page")
 def step_web_app_available(context: Context) -> None:
+    """Visiting the web app URL shows the agent's chat page."""
     world: World = context.world
     web_app = _open_web_app_in_new_tab(world, 200)
     expect(web_app.title(current_agent(world).name)).to_be_visible()
@@ -153,6 +173,7 @@ def step_web_app_available(context: Context) -> None:
 
 @then("the access point shows the service API base URL")
 def step_shows_base_url(context: Context) -> None:
+    """The service API card shows the console's /v1 base URL."""
     world: World = context.world
     base_url = published_access(world).service_api_base_url or ""
     expect(_access_point(world).card("Service API")).to_contain_text(base_url)
@@ -160,12 +181,14 @@ def step_shows_base_url(context: Context) -> None:
 
 @when("I open the API reference")
 def step_open_api_reference(context: Context) -> None:
+    """Open the service API reference from the access point."""
     world: World = context.world
     _follow_into_new_tab(world, _access_point(world).service_api.api_reference_link)
 
 
 @then("I see the service API reference")
 def step_see_api_reference(context: Context) -> None:
+    """The service API reference page is shown."""
     reference = ApiReferencePage(context.world.page)
     expect(reference.title).to_contain_text("API")
     expect(reference.content).to_contain_text("/v1/chat-messages")

@@ -29,12 +29,14 @@ def _quoted(text: str) -> list[str]:
 
 @when("I open the agent's configure page")
 def step_open_configure(context: Context) -> None:
+    """Open the current agent's configure page and wait for it to load."""
     world: World = context.world
     world.open(ConfigurePage.path(current_agent(world).id))
 
 
 @then("I see the agent's configure page")
 def step_see_configure(context: Context) -> None:
+    """The configure page of the current agent is shown."""
     world: World = context.world
     agent = current_agent(world)
     expect(world.page).to_have_url(ConfigurePage.url(agent.id))
@@ -43,11 +45,13 @@ def step_see_configure(context: Context) -> None:
 
 @when('I switch to the "{tab}" tab')
 def step_switch_tab(context: Context, tab: str) -> None:
+    """Switch the configure page to a tab (Build, Preview)."""
     AgentHeader(context.world.page).tab(tab).click()
 
 
 @then("I see the configure sections:")
 def step_see_sections(context: Context) -> None:
+    """The configure page shows each section of the table."""
     configure = _configure(context.world)
     for row in context.table:
         expect(configure.section(row["section"])).to_be_visible()
@@ -55,21 +59,25 @@ def step_see_sections(context: Context) -> None:
 
 @then("the instructions field shows the agent's instructions")
 def step_instructions_default(context: Context) -> None:
+    """The instructions field shows what the agent was created with."""
     expect(_configure(context.world).instructions).to_have_value(BASIC_INSTRUCTIONS)
 
 
 @when('I replace the instructions with "{text}"')
 def step_replace_instructions(context: Context, text: str) -> None:
+    """Replace the instructions field's text (autosaved)."""
     _configure(context.world).instructions.fill(text)
 
 
 @when("I clear the instructions")
 def step_clear_instructions(context: Context) -> None:
+    """Empty the instructions field (autosaved)."""
     _configure(context.world).instructions.fill("")
 
 
 @then('the instructions field shows "{text}"')
 def step_instructions_show(context: Context, text: str) -> None:
+    """The instructions field shows exactly the text."""
     expect(_configure(context.world).instructions).to_have_value(text)
 
 
@@ -81,16 +89,19 @@ def step_saved_automatically(context: Context) -> None:
 
 @given("the console will refuse the next draft save")
 def step_refuse_next_save(context: Context) -> None:
+    """Make the configure page's next draft save fail (the page object drops that request)."""
     _configure(context.world).drop_next_draft_save()
 
 
 @when("I retry the save")
 def step_retry_save(context: Context) -> None:
+    """Click Retry on the publish bar after a failed save."""
     PublishBar(context.world.page).retry()
 
 
 @then('the agent\'s draft instructions are "{text}"')
 def step_draft_instructions_are(context: Context, text: str) -> None:
+    """The agent's draft, read through the console API, has these instructions."""
     world: World = context.world
     draft = world.console.get_agent(current_agent(world).id).draft
     assert draft.config.instructions == text, f"draft instructions are {draft.config.instructions!r}"
@@ -98,6 +109,7 @@ def step_draft_instructions_are(context: Context, text: str) -> None:
 
 @then('the agent\'s draft instructions become "{text}"')
 def step_draft_instructions_become(context: Context, text: str) -> None:
+    """The draft's instructions (console API) become the text, polled until they do."""
     world: World = context.world
     wait_for_draft(
         world,
@@ -109,21 +121,25 @@ def step_draft_instructions_become(context: Context, text: str) -> None:
 
 @when('I replace the opening statement with "{text}"')
 def step_replace_opening(context: Context, text: str) -> None:
+    """Replace the opening statement (autosaved)."""
     _configure(context.world).opening_statement.fill(text)
 
 
 @then('the opening statement field shows "{text}"')
 def step_opening_shows(context: Context, text: str) -> None:
+    """The opening statement field shows exactly the text."""
     expect(_configure(context.world).opening_statement).to_have_value(text)
 
 
 @when('I add the suggested question "{text}"')
 def step_add_question(context: Context, text: str) -> None:
+    """Add one suggested question (autosaved)."""
     _configure(context.world).add_suggested_question(text)
 
 
 @when("I add the suggested questions {questions}")
 def step_add_questions(context: Context, questions: str) -> None:
+    """Add several suggested questions, written "A", "B" and "C"."""
     configure = _configure(context.world)
     for text in _quoted(questions):
         configure.add_suggested_question(text)
@@ -131,6 +147,7 @@ def step_add_questions(context: Context, questions: str) -> None:
 
 @then("the suggested questions are {questions}")
 def step_questions_are(context: Context, questions: str) -> None:
+    """The suggested questions shown are exactly these, in order."""
     expected = _quoted(questions)
     fields = _configure(context.world).suggested_questions
     expect(fields).to_have_count(len(expected))
@@ -140,6 +157,7 @@ def step_questions_are(context: Context, questions: str) -> None:
 
 @then("I cannot add another suggested question")
 def step_cannot_add_question(context: Context) -> None:
+    """The page offers no way to add another suggested question (the limit)."""
     configure = _configure(context.world)
     expect(configure.add_question).to_be_disabled()
     expect(configure.question_limit_note).to_be_visible()
@@ -147,6 +165,7 @@ def step_cannot_add_question(context: Context) -> None:
 
 @then("the agent's draft has {count:d} suggested questions")
 def step_draft_question_count(context: Context, count: int) -> None:
+    """The agent's draft (console API) has that many suggested questions."""
     world: World = context.world
     questions = world.console.get_agent(current_agent(world).id).draft.config.suggested_questions
     assert len(questions) == count, f"the draft has {questions!r}"
@@ -154,31 +173,37 @@ def step_draft_question_count(context: Context, count: int) -> None:
 
 @when('I enable the tool "{label}"')
 def step_enable_tool(context: Context, label: str) -> None:
+    """Switch a tool on in the configure page."""
     _configure(context.world).tool(label).check()
 
 
 @when('I disable the tool "{label}"')
 def step_disable_tool(context: Context, label: str) -> None:
+    """Switch a tool off in the configure page."""
     _configure(context.world).tool(label).uncheck()
 
 
 @then('the tool "{label}" is enabled')
 def step_tool_enabled(context: Context, label: str) -> None:
+    """The tool's switch is on."""
     expect(_configure(context.world).tool(label)).to_be_checked()
 
 
 @then('the tool "{label}" is disabled')
 def step_tool_disabled(context: Context, label: str) -> None:
+    """The tool's switch is off."""
     expect(_configure(context.world).tool(label)).not_to_be_checked()
 
 
 @when('I set the "{label}" field to "{value}"')
 def step_set_field(context: Context, label: str, value: str) -> None:
+    """Fill an advanced field (temperature, max tokens) by its label."""
     _configure(context.world).field(label).fill(value)
 
 
 @then('the "{label}" field shows the error "{error}"')
 def step_field_error(context: Context, label: str, error: str) -> None:
+    """The field shows the validation error next to it."""
     field = _configure(context.world).field(label)
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(field).to_have_accessible_description(re.compile(re.escape(error)))
@@ -186,11 +211,13 @@ def step_field_error(context: Context, label: str, error: str) -> None:
 
 @then('the "{label}" field shows "{value}"')
 def step_field_shows(context: Context, label: str, value: str) -> None:
+    """The field shows exactly the value."""
     expect(_configure(context.world).field(label)).to_have_value(value)
 
 
 @then("the agent's draft {parameter} is still {value}")
 def step_parameter_unchanged(context: Context, parameter: str, value: str) -> None:
+    """The draft's model parameter (console API) still has its earlier value."""
     world: World = context.world
     parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
     saved = getattr(parameters, _PARAMETERS[parameter])

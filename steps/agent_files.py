@@ -23,34 +23,41 @@ def _upload(world: World, name: str, content: bytes) -> None:
 
 @when('I upload the agent file "{name}" containing "{text}"')
 def step_upload_file(context: Context, name: str, text: str) -> None:
+    """Upload a small text file to the agent in the page."""
     _upload(context.world, name, text.encode())
 
 
 @when('I upload an agent file "{name}" of {size:d} MiB')
 def step_upload_large_file(context: Context, name: str, size: int) -> None:
+    """Upload a file of the given size in the page (to hit the size limit)."""
     _upload(context.world, name, b"x" * (size * 1024 * 1024))
 
 
 @given('the agent has the file "{name}" uploaded via API')
 def step_file_via_api(context: Context, name: str) -> None:
+    """Upload a file to the agent through the console API (setup, tracked for cleanup)."""
     upload_agent_file(context.world, name, b"Uploaded by the E2E suite.\n")
 
 
 @then('the agent files list "{name}"')
 def step_files_list(context: Context, name: str) -> None:
+    """The agent's file list shows the file."""
     expect(_files(context.world).file(name)).to_be_visible()
 
 
 @then('the agent files do not list "{name}"')
 def step_files_lack(context: Context, name: str) -> None:
+    """The agent's file list does not show the file."""
     expect(_files(context.world).file(name)).to_have_count(0)
 
 
 @then('I see the file error "{text}"')
 def step_file_error(context: Context, text: str) -> None:
+    """The file section shows the error."""
     expect(_files(context.world).error).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @when('I delete the agent file "{name}"')
 def step_delete_file(context: Context, name: str) -> None:
+    """Delete the file in the page."""
     _files(context.world).delete(name)

@@ -12,6 +12,7 @@ from support.world import World
 
 @then('the model picker shows "{option}"')
 def step_model_picker_shows(context: Context, option: str) -> None:
+    """The model picker's selected model reads the option."""
     expect(ConfigurePage(context.world.page).selected_model).to_have_text(option)
 
 
@@ -28,6 +29,7 @@ def _model_label(model: Model) -> str:
 
 @then("the model picker offers the stable model")
 def step_picker_offers_stable(context: Context) -> None:
+    """The model picker offers the seeded stable model."""
     world: World = context.world
     offered = ConfigurePage(world.page).model_option(_model_label(_stable_model(world)))
     expect(offered).to_have_count(1)
@@ -35,18 +37,21 @@ def step_picker_offers_stable(context: Context) -> None:
 
 @when("I select the stable model")
 def step_select_stable(context: Context) -> None:
+    """Select the seeded stable model in the model picker."""
     world: World = context.world
     ConfigurePage(world.page).model.select_option(label=_model_label(_stable_model(world)))
 
 
 @then("the model picker shows the stable model")
 def step_picker_shows_stable(context: Context) -> None:
+    """The model picker shows the stable model as selected."""
     world: World = context.world
     expect(ConfigurePage(world.page).selected_model).to_have_text(_model_label(_stable_model(world)))
 
 
 @then("the agent's draft uses the stable model")
 def step_draft_uses_stable(context: Context) -> None:
+    """The agent's draft (console API) uses the stable model."""
     world: World = context.world
     model = _stable_model(world)
     chosen = world.console.get_agent(current_agent(world).id).draft.config.model

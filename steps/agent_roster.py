@@ -17,17 +17,20 @@ def _roster(world: World) -> RosterPage:
 
 @when("I open the agent roster")
 def step_open_roster(context: Context) -> None:
+    """Open the agent roster and wait for it to load."""
     context.world.open(RosterPage.PATH)
 
 
 @when("I immediately open the agent roster")
 def step_open_roster_immediately(context: Context) -> None:
     # Same navigation, named for intent: no wait for the publish bar to say "Saved" first.
+    """Open the roster at once, without waiting for the publish bar to say Saved."""
     context.world.open(RosterPage.PATH)
 
 
 @then("I see the agent roster")
 def step_see_roster(context: Context) -> None:
+    """The agent roster is shown."""
     world: World = context.world
     expect(world.page).to_have_url(RosterPage.URL)
     expect(_roster(world).heading).to_be_visible()
@@ -35,6 +38,7 @@ def step_see_roster(context: Context) -> None:
 
 @when('I create an agent named "{label}" from the roster')
 def step_create_from_roster(context: Context, label: str) -> None:
+    """Create an agent in the roster with a run-unique name; it becomes "the agent"."""
     world: World = context.world
     _roster(world).create(world.name(label))
     expect(world.page).to_have_url(ConfigurePage.url())
@@ -43,65 +47,76 @@ def step_create_from_roster(context: Context, label: str) -> None:
 
 @when('I search the roster for the agent "{label}"')
 def step_search_for_agent(context: Context, label: str) -> None:
+    """Search the roster for a labelled agent's run-unique name."""
     world: World = context.world
     _roster(world).search(agent_by_label(world, label).name)
 
 
 @when('I search the roster for "{text}"')
 def step_search_for_text(context: Context, text: str) -> None:
+    """Type the text into the roster's search."""
     world: World = context.world
     _roster(world).search(text)
 
 
 @then("the agent roster lists the agent")
 def step_roster_lists_agent(context: Context) -> None:
+    """The roster lists the current agent."""
     world: World = context.world
     expect(_roster(world).link(current_agent(world).name)).to_be_visible()
 
 
 @then('the agent roster lists the agent "{label}"')
 def step_roster_lists_labelled(context: Context, label: str) -> None:
+    """The roster lists the labelled agent."""
     world: World = context.world
     expect(_roster(world).link(agent_by_label(world, label).name)).to_be_visible()
 
 
 @then("the agent roster does not list the agent")
 def step_roster_lacks_agent(context: Context) -> None:
+    """The roster does not list the current agent."""
     world: World = context.world
     expect(_roster(world).link(current_agent(world).name)).to_have_count(0)
 
 
 @then('the agent roster does not list the agent "{label}"')
 def step_roster_lacks_labelled(context: Context, label: str) -> None:
+    """The roster does not list the labelled agent."""
     world: World = context.world
     expect(_roster(world).link(agent_by_label(world, label).name)).to_have_count(0)
 
 
 @then('the agent roster says "{text}"')
 def step_roster_says(context: Context, text: str) -> None:
+    """The roster shows the text (e.g. an empty search result)."""
     expect(_roster(context.world).says(text)).to_be_visible()
 
 
 @then('the agent roster shows the agent as "{badge}"')
 def step_roster_badge(context: Context, badge: str) -> None:
+    """The current agent's row shows the badge (Draft, Published)."""
     world: World = context.world
     expect(_roster(world).row(current_agent(world).name)).to_contain_text(badge)
 
 
 @when("I open the agent from the roster")
 def step_open_from_roster(context: Context) -> None:
+    """Open the current agent from its roster row."""
     world: World = context.world
     _roster(world).link(current_agent(world).name).click()
 
 
 @when("I delete the agent from the roster")
 def step_delete_from_roster(context: Context) -> None:
+    """Delete the current agent through the roster's confirmation dialog."""
     world: World = context.world
     _roster(world).start_delete(current_agent(world).name).confirm()
 
 
 @when("I start deleting the agent from the roster but cancel")
 def step_cancel_delete(context: Context) -> None:
+    """Open the delete dialog for the current agent, then cancel it."""
     world: World = context.world
     dialog = _roster(world).start_delete(current_agent(world).name)
     dialog.cancel()
@@ -110,6 +125,7 @@ def step_cancel_delete(context: Context) -> None:
 
 @then("the agent no longer exists in the console")
 def step_agent_gone(context: Context) -> None:
+    """The console API no longer has the current agent."""
     world: World = context.world
     try:
         world.console.get_agent(current_agent(world).id)

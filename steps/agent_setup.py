@@ -16,11 +16,13 @@ from support.world import World
 
 @given("a basic configured agent has been created via API")
 def step_basic_agent(context: Context) -> None:
+    """A model-free agent with instructions, created through the API; any lane."""
     create_basic_agent(context.world)
 
 
 @given('a basic configured agent named "{label}" has been created via API')
 def step_basic_agent_named(context: Context, label: str) -> None:
+    """The same basic agent, addressable later by its label."""
     create_basic_agent(context.world, label)
 
 
@@ -33,6 +35,7 @@ def _resolved_model(model: Model | None, agent: str, fixture_step: str) -> Model
 
 @given("a runnable agent has been created via API")
 def step_runnable_agent(context: Context) -> None:
+    """An agent on the seeded stable model; needs the stable model fixture first."""
     world: World = context.world
     fixtures = world.agent_builder.fixtures
     model = _resolved_model(fixtures.stable_model, "runnable agent", "the stable chat model is available")
@@ -42,6 +45,7 @@ def step_runnable_agent(context: Context) -> None:
 # Only for autonomous planning; general runtime behaviour uses the runnable agent (stable model).
 @given("a decision agent has been created via API")
 def step_decision_agent(context: Context) -> None:
+    """An agent on the decision model, only for autonomous planning."""
     world: World = context.world
     fixtures = world.agent_builder.fixtures
     model = _resolved_model(fixtures.decision_model, "decision agent", "the decision chat model is available")
@@ -50,6 +54,7 @@ def step_decision_agent(context: Context) -> None:
 
 @given("the agent's draft refers to a model that does not exist")
 def step_draft_with_missing_model(context: Context) -> None:
+    """Point the draft at a model id the console does not have (API setup)."""
     missing = AgentModelRef(provider_id="e2e-missing-provider", name="e2e-missing-model")
     change_draft(context.world, model=missing)
 
@@ -57,9 +62,11 @@ def step_draft_with_missing_model(context: Context) -> None:
 # Used mid-scenario ("When I open ... And another tab saves ..."), so it matches any keyword.
 @step('another tab saves the instructions "{instructions}"')
 def step_other_tab_saves(context: Context, instructions: str) -> None:
+    """Save the instructions through the API, as another browser tab would."""
     change_draft(context.world, instructions=instructions)
 
 
 @given('the agent has the tool "{tool}" enabled via API')
 def step_tool_enabled_via_api(context: Context, tool: str) -> None:
+    """Enable a tool in the agent's draft through the API (setup)."""
     enable_tool(context.world, tool)

@@ -18,11 +18,13 @@ def _access_point(world: World) -> AccessPointPage:
 
 @given("an API key has been created via API")
 def step_api_key_via_api(context: Context) -> None:
+    """Create an API key of the agent through the API; "that key" in later steps."""
     create_api_key(context.world)
 
 
 @when("I create an API key")
 def step_create_api_key(context: Context) -> None:
+    """Create an API key in the access point page."""
     world: World = context.world
     secret = _access_point(world).create_api_key().secret
     expect(secret).to_have_value(re.compile(r"^app-"))
@@ -31,12 +33,14 @@ def step_create_api_key(context: Context) -> None:
 
 @then("the new API key is shown once with a warning to copy it")
 def step_key_shown_once(context: Context) -> None:
+    """The dialog shows the new key's secret once, with a warning to copy it."""
     dialog = _access_point(context.world).new_key_dialog
     expect(dialog.root).to_contain_text("Copy this key now. You won't be able to see it again.")
 
 
 @when("I close the API key dialog")
 def step_close_key_dialog(context: Context) -> None:
+    """Close the new-key dialog."""
     dialog = _access_point(context.world).new_key_dialog
     dialog.done()
     expect(dialog.root).to_be_hidden()
@@ -44,6 +48,7 @@ def step_close_key_dialog(context: Context) -> None:
 
 @then("the API key list shows the key only masked")
 def step_key_masked(context: Context) -> None:
+    """The key list shows the key masked, never its secret."""
     world: World = context.world
     secret = world.agent_builder.access_point.shown_api_key_secret or ""
     keys = _access_point(world).api_keys.keys
@@ -56,10 +61,12 @@ def step_key_masked(context: Context) -> None:
 
 @when("I revoke the API key")
 def step_revoke_key(context: Context) -> None:
+    """Revoke the key in the access point page."""
     access_point = _access_point(context.world)
     access_point.revoke_api_key(access_point.api_keys.keys.first)
 
 
 @then("the API key list does not show the key")
 def step_key_gone(context: Context) -> None:
+    """The key list no longer shows the key."""
     expect(_access_point(context.world).api_keys.keys).to_have_count(0)

@@ -12,6 +12,7 @@ from support.world import World
 
 @given("I am signed out")
 def step_signed_out(context: Context) -> None:
+    """Drop the session cookies of the scenario's browser context."""
     world: World = context.world
     world.browser_context.clear_cookies()
 
@@ -24,36 +25,42 @@ def _sign_in(world: World, email: str, password: str) -> None:
 
 @when("I sign in with the admin credentials")
 def step_sign_in(context: Context) -> None:
+    """Sign in on the sign-in page with E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD."""
     world: World = context.world
     _sign_in(world, world.settings.admin_email, world.settings.admin_password.get_secret_value())
 
 
 @when('I sign in with the admin email and the password "{password}"')
 def step_sign_in_with_password(context: Context, password: str) -> None:
+    """Sign in with the admin email and another password."""
     world: World = context.world
     _sign_in(world, world.settings.admin_email, password)
 
 
 @when("I sign out")
 def step_sign_out(context: Context) -> None:
+    """Sign out from the navigation bar."""
     world: World = context.world
     NavBar(world.page).sign_out()
 
 
 @then("I see the sign-in page")
 def step_see_sign_in(context: Context) -> None:
+    """The sign-in page is shown."""
     world: World = context.world
     expect(SignInPage(world.page).heading).to_be_visible()
 
 
 @then('I see the sign-in error "{message}"')
 def step_sign_in_error(context: Context, message: str) -> None:
+    """The sign-in page shows the error."""
     world: World = context.world
     expect(SignInPage(world.page).error).to_have_text(message)
 
 
 @then("opening the agent roster sends me to the sign-in page")
 def step_roster_needs_sign_in(context: Context) -> None:
+    """A signed-out visit to the roster lands on the sign-in page."""
     world: World = context.world
     world.open(RosterPage.PATH)
     expect(world.page).to_have_url(SignInPage.REDIRECT_URL)
@@ -63,5 +70,6 @@ def step_roster_needs_sign_in(context: Context) -> None:
 
 @then("the navigation shows the admin email")
 def step_nav_shows_email(context: Context) -> None:
+    """The navigation bar shows the signed-in admin's email."""
     world: World = context.world
     expect(NavBar(world.page).root).to_contain_text(world.settings.admin_email)

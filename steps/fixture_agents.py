@@ -19,12 +19,14 @@ def _fixture_agent(world: World) -> AgentDetail:
 
 @when("I open the fixture agent's configure page")
 def step_open_fixture_agent(context: Context) -> None:
+    """Open the configure page of the fixture agent the scenario resolved."""
     world: World = context.world
     world.open(ConfigurePage.path(_fixture_agent(world).id))
 
 
 @then("the configure page shows every setting of the fixture agent")
 def step_fixture_settings(context: Context) -> None:
+    """Every field of the page equals the fixture agent's spec (seed/data/agents.toml)."""
     world: World = context.world
     agent = _fixture_agent(world)
     config = agent.draft.config
@@ -51,6 +53,7 @@ def step_fixture_settings(context: Context) -> None:
 
 @then("the tools show the fixture agent's enabled and disabled states")
 def step_fixture_tools(context: Context) -> None:
+    """Each tool's switch matches the fixture agent's spec."""
     world: World = context.world
     tools = _fixture_agent(world).draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
@@ -62,6 +65,7 @@ def step_fixture_tools(context: Context) -> None:
 
 @then("the knowledge section lists both of the fixture agent's datasets")
 def step_fixture_datasets(context: Context) -> None:
+    """The knowledge section lists both datasets of the dual-retrieval agent."""
     world: World = context.world
     dataset_ids = _fixture_agent(world).draft.config.knowledge.dataset_ids
     assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"

@@ -26,11 +26,13 @@ def _dataset(world: World) -> Dataset:
 
 @when("I open the knowledge page")
 def step_open_knowledge(context: Context) -> None:
+    """Open the knowledge page and wait for it to load."""
     context.world.open(KnowledgePage.PATH)
 
 
 @when('I create a dataset named "{label}"')
 def step_create_dataset_ui(context: Context, label: str) -> None:
+    """Create a dataset in the page with a run-unique name."""
     world: World = context.world
     name = world.name(label)
     KnowledgePage(world.page).create_dataset(name)
@@ -42,6 +44,7 @@ def step_create_dataset_ui(context: Context, label: str) -> None:
 
 @then("I see the dataset's page")
 def step_see_dataset(context: Context) -> None:
+    """The dataset's page is shown."""
     world: World = context.world
     dataset = _dataset(world)
     expect(world.page).to_have_url(DatasetPage.url(dataset.id))
@@ -50,65 +53,77 @@ def step_see_dataset(context: Context) -> None:
 
 @then("the knowledge page lists the dataset")
 def step_knowledge_lists(context: Context) -> None:
+    """The knowledge page lists the current dataset."""
     world: World = context.world
     expect(KnowledgePage(world.page).link(_dataset(world).name)).to_be_visible()
 
 
 @given("a dataset has been created via API")
 def step_dataset_via_api(context: Context) -> None:
+    """Create an empty dataset through the API (setup, tracked for cleanup)."""
     create_dataset(context.world)
 
 
 @given('a dataset with the document "{name}" containing "{text}" has been indexed via API')
 def step_indexed_dataset(context: Context, name: str, text: str) -> None:
+    """Create a dataset with one document through the API and wait until it is indexed."""
     create_indexed_dataset(context.world, name, text)
 
 
 @when("I open the dataset's page")
 def step_open_dataset(context: Context) -> None:
+    """Open the current dataset's page."""
     world: World = context.world
     world.open(DatasetPage.path(_dataset(world).id))
 
 
 @when('I upload the document "{name}" containing:')
 def step_upload_document_text(context: Context, name: str) -> None:
+    """Upload a document whose text is the step's doc string."""
     DatasetPage(context.world.page).upload(name, context.text)
 
 
 @when('I upload the document "{name}" containing "{text}"')
 def step_upload_document(context: Context, name: str, text: str) -> None:
+    """Upload a document with the given text in the page."""
     DatasetPage(context.world.page).upload(name, text)
 
 
 @then('the document "{name}" reaches the status "{status}"')
 def step_document_status(context: Context, name: str, status: str) -> None:
+    """The document shows the status (indexing is asynchronous: waits for it)."""
     world: World = context.world
     expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=INDEXING_TIMEOUT_MS)
 
 
 @then('I see the document error "{text}"')
 def step_document_error(context: Context, text: str) -> None:
+    """The dataset page shows the document error."""
     error = DatasetPage(context.world.page).error
     expect(error).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @when('I test retrieval with the query "{query}"')
 def step_test_retrieval(context: Context, query: str) -> None:
+    """Run the retrieval test with the query."""
     DatasetPage(context.world.page).test_retrieval(query)
 
 
 @then('the retrieval results include "{text}"')
 def step_results_include(context: Context, text: str) -> None:
+    """A retrieval result contains the text."""
     expect(DatasetPage(context.world.page).retrieval_result(text)).to_have_count(1)
 
 
 @then('the retrieval test shows "{text}"')
 def step_retrieval_shows(context: Context, text: str) -> None:
+    """The retrieval test shows the text (e.g. no results)."""
     expect(DatasetPage(context.world.page).retrieval_message(text)).to_be_visible()
 
 
 @when('I disable segment {number:d} of the document "{name}"')
 def step_disable_segment(context: Context, number: int, name: str) -> None:
+    """Disable the numbered segment of the document."""
     DatasetPage(context.world.page).disable_segment(name, number)
 
 
@@ -124,6 +139,7 @@ def _ready_knowledge_token() -> str:
 
 @when("I open the ready knowledge dataset's page")
 def step_open_ready_knowledge(context: Context) -> None:
+    """Open the seeded ready-knowledge dataset's page."""
     world: World = context.world
     dataset = world.agent_builder.fixtures.ready_knowledge
     assert dataset is not None, "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
@@ -132,10 +148,12 @@ def step_open_ready_knowledge(context: Context) -> None:
 
 @when("I test retrieval with the ready knowledge query")
 def step_ready_knowledge_query(context: Context) -> None:
+    """Run the retrieval test with the ready-knowledge spec's query."""
     DatasetPage(context.world.page).test_retrieval(_ready_knowledge_token())
 
 
 @then("the retrieval results include the ready knowledge token")
 def step_ready_knowledge_token_found(context: Context) -> None:
+    """A result contains the ready-knowledge spec's expected token."""
     results = DatasetPage(context.world.page).retrieval_result(_ready_knowledge_token())
     expect(results.first).to_be_visible()

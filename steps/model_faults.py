@@ -21,12 +21,14 @@ def _replay(world: World) -> ReplayControl:
 @given("the model provider fails the next call with status {status:d}")
 @PROVIDER_FAULT
 def step_fail_next(context: Context, status: int) -> None:
+    """The next model call answers this HTTP status (a replay server patch)."""
     _replay(context.world).add_patch(FailPatch(status=status))
 
 
 @given("the model provider stalls the next call")
 @PROVIDER_FAULT
 def step_stall_next(context: Context) -> None:
+    """The next model call hangs until the product gives up on it."""
     _replay(context.world).add_patch(HangPatch())
 
 

@@ -17,11 +17,13 @@ def _provider_name(world: World, label: str) -> str:
 
 @when("I open the model provider settings")
 def step_open_providers(context: Context) -> None:
+    """Open the model provider settings and wait for them to load."""
     context.world.open(ModelProvidersPage.PATH)
 
 
 @given('a model provider named "{label}" has been added via API')
 def step_provider_via_api(context: Context, label: str) -> None:
+    """Add a model provider through the API (setup, tracked for cleanup)."""
     world: World = context.world
     # A provider nothing answers at: setup only needs it listed, never validated.
     add_provider(world, _provider_name(world, label), "http://127.0.0.1:9/v1", "sk-e2e-setup-0000")
@@ -29,6 +31,7 @@ def step_provider_via_api(context: Context, label: str) -> None:
 
 @when('I add a provider named "{label}" with base URL "{base_url}" and API key "{api_key}"')
 def step_add_provider(context: Context, label: str, base_url: str, api_key: str) -> None:
+    """Add a provider in the page; its name is run-unique."""
     world: World = context.world
     name = _provider_name(world, label)
     track_provider_by_name(world, name)
@@ -37,23 +40,27 @@ def step_add_provider(context: Context, label: str, base_url: str, api_key: str)
 
 @then('the provider "{label}" shows the status "{status}"')
 def step_provider_status(context: Context, label: str, status: str) -> None:
+    """The provider's row shows the status."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
 
 
 @then('the provider "{label}" shows an error')
 def step_provider_error(context: Context, label: str) -> None:
+    """The provider's row shows its validation error."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_have_text(re.compile(r"\S"))
 
 
 @then('I see the provider form error "{text}"')
 def step_provider_form_error(context: Context, text: str) -> None:
+    """The provider form shows the error."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).form).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @then('the provider list does not show "{label}"')
 def step_provider_absent(context: Context, label: str) -> None:
+    """The provider list does not show the labelled provider."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).card(_provider_name(world, label))).to_have_count(0)

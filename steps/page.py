@@ -10,12 +10,14 @@ from support.world import World
 
 @when("I refresh the page")
 def step_refresh(context: Context) -> None:
+    """Reload the page and wait for it to load."""
     world: World = context.world
     world.page.reload()
 
 
 @then('the page never shows the secret "{secret}"')
 def step_secret_not_shown(context: Context, secret: str) -> None:
+    """Neither the page's visible text nor its HTML contains the secret."""
     browser_page = BrowserPage(context.world.page)
     expect(browser_page.text).not_to_contain_text(secret)
     assert secret not in browser_page.html(), "the secret is in the page's HTML"

@@ -13,18 +13,21 @@ from support.world import World
 
 @then('the publish bar shows "{text}"')
 def step_publish_bar_shows(context: Context, text: str) -> None:
+    """The publish bar shows exactly the text ("Saved", "Published v1 · up to date")."""
     world: World = context.world
     expect(PublishBar(world.page).shows(text)).to_be_visible()
 
 
 @when("I publish the agent")
 def step_publish(context: Context) -> None:
+    """Click Publish in the publish bar."""
     world: World = context.world
     PublishBar(world.page).publish()
 
 
 @then("publishing is refused with the reasons:")
 def step_publish_refused(context: Context) -> None:
+    """Publishing is refused with exactly these reasons, in any order."""
     reasons = [row["reason"] for row in context.table]
     publish_bar = PublishBar(context.world.page)
     expect(publish_bar.refusal_reasons).to_have_count(len(reasons))
@@ -34,12 +37,14 @@ def step_publish_refused(context: Context) -> None:
 
 @then('publishing is refused with a reason mentioning "{text}"')
 def step_publish_refused_mentioning(context: Context, text: str) -> None:
+    """Publishing is refused with a reason containing the text."""
     world: World = context.world
     expect(PublishBar(world.page).publish_error).to_contain_text(re.compile(re.escape(text)))
 
 
 @then("the agent has no published version")
 def step_no_published_version(context: Context) -> None:
+    """The agent (console API) has no published version."""
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is None, f"the agent has published version v{agent.published.version}"
@@ -48,11 +53,13 @@ def step_no_published_version(context: Context) -> None:
 
 @given("the agent has been published via API")
 def step_published_via_api(context: Context) -> None:
+    """Publish the agent through the API (setup)."""
     publish_agent(context.world)
 
 
 @then("the agent's published version is {version:d}")
 def step_published_version(context: Context, version: int) -> None:
+    """The agent's published version (console API) is this number."""
     world: World = context.world
     published = world.console.get_agent(current_agent(world).id).published
     assert published is not None, "the agent has no published version"
@@ -61,6 +68,7 @@ def step_published_version(context: Context, version: int) -> None:
 
 @then("the agent's published instructions are still the runnable agent's instructions")
 def step_published_instructions_unchanged(context: Context) -> None:
+    """The published version still has the runnable agent's instructions."""
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is not None, "the agent has no published version"

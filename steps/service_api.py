@@ -27,12 +27,14 @@ def _chat_blocking(world: World, query: str, conversation_id: str | None) -> Non
 @when('I send "{query}" to the service API in blocking mode')
 @SERVICE_API_CHAT
 def step_send_blocking(context: Context, query: str) -> None:
+    """Send the query with "that key" in blocking mode; a refusal is kept for later steps."""
     _chat_blocking(context.world, query, None)
 
 
 @when('I send "{query}" to the service API in the same conversation')
 @SERVICE_API_CHAT
 def step_send_same_conversation(context: Context, query: str) -> None:
+    """Send the query in the conversation the previous call started."""
     world: World = context.world
     assert world.agent_builder.runtime.conversation_id, "no service API conversation was started"
     _chat_blocking(world, query, world.agent_builder.runtime.conversation_id)
@@ -41,6 +43,7 @@ def step_send_same_conversation(context: Context, query: str) -> None:
 @when('I send "{query}" to the service API in streaming mode')
 @SERVICE_API_CHAT
 def step_send_streaming(context: Context, query: str) -> None:
+    """Send the query in streaming mode and keep every event."""
     world: World = context.world
     world.agent_builder.runtime.stream_events = service_api_client(world).chat_streaming(query)
 
@@ -48,6 +51,7 @@ def step_send_streaming(context: Context, query: str) -> None:
 @then('the service API answer is "{text}"')
 @SERVICE_API_CHAT
 def step_answer_is(context: Context, text: str) -> None:
+    """The blocking answer is exactly the text."""
     state = context.world.agent_builder.runtime
     assert state.refused_status is None, f"the service API refused with {state.refused_status}"
     assert state.answer == text, f"the answer is {state.answer!r}"
@@ -56,6 +60,7 @@ def step_answer_is(context: Context, text: str) -> None:
 @then('the streamed answer is "{text}"')
 @SERVICE_API_CHAT
 def step_streamed_answer(context: Context, text: str) -> None:
+    """The streamed message events join to the text, and the stream ends with message_end."""
     events = context.world.agent_builder.runtime.stream_events
     answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
     assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
@@ -86,6 +91,7 @@ def _event_sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]
 @then('the service API event sequence matches the golden "{name}"')
 @SERVICE_API_CHAT
 def step_stream_golden(context: Context, name: str) -> None:
+    """The stream's event sequence (names and payload shapes) equals the golden file."""
     world: World = context.world
     actual = json.dumps(_event_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
     check_text(world.settings, f"{name}.json", actual)
@@ -94,6 +100,7 @@ def step_stream_golden(context: Context, name: str) -> None:
 @then("the service API conversation has {count:d} exchanges")
 @SERVICE_API_CHAT
 def step_conversation_exchanges(context: Context, count: int) -> None:
+    """The conversation holds that many completed user/assistant exchanges."""
     world: World = context.world
     conversation_id = world.agent_builder.runtime.conversation_id
     assert conversation_id
@@ -106,12 +113,14 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
 @then("the service API refuses with status {status:d}")
 @SERVICE_API_CHAT
 def step_refuses(context: Context, status: int) -> None:
+    """The last service API chat was refused with this status."""
     refused = context.world.agent_builder.runtime.refused_status
     assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"
 
 
 @then("the service API rejects that key with status {status:d}")
 def step_service_rejects(context: Context, status: int) -> None:
+    """/v1/info with "that key" answers this status."""
     world: World = context.world
     answered = service_api_client(world).info_status()
     assert answered == status, f"/v1/info answered {answered}, expected {status}"
@@ -119,6 +128,7 @@ def step_service_rejects(context: Context, status: int) -> None:
 
 @then("the service API info with that key names the agent")
 def step_service_info(context: Context) -> None:
+    """/v1/info with "that key" names the current agent."""
     world: World = context.world
     info = service_api_client(world).info()
     assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
@@ -126,6 +136,7 @@ def step_service_info(context: Context) -> None:
 
 @then("the service API parameters with that key match the agent's opening statement and suggested questions")
 def step_service_parameters(context: Context) -> None:
+    """/v1/parameters equal the published opening statement and questions."""
     world: World = context.world
     published = world.console.get_agent(current_agent(world).id).published
     assert published is not None

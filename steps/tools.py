@@ -11,11 +11,13 @@ from support.world import World
 
 @when("I open the tool settings")
 def step_open_tools(context: Context) -> None:
+    """Open the tool settings and wait for them to load."""
     context.world.open(ToolsPage.PATH)
 
 
 @then("the tool catalog lists:")
 def step_catalog_lists(context: Context) -> None:
+    """The tool catalog lists each tool of the table."""
     world: World = context.world
     for row in context.table:
         expect(ToolsPage(world.page).tool(row["tool"])).to_be_visible()
@@ -23,12 +25,14 @@ def step_catalog_lists(context: Context) -> None:
 
 @then('the tool "{label}" needs a credential')
 def step_tool_needs_credential(context: Context, label: str) -> None:
+    """The tool's catalog entry says it needs a credential."""
     world: World = context.world
     expect(ToolsPage(world.page).tool(label)).to_contain_text("Needs credential")
 
 
 @when('I add a "{tool}" credential named "{label}" with the secret "{secret}"')
 def step_add_credential(context: Context, tool: str, label: str, secret: str) -> None:
+    """Add a tool credential in the page; its name is run-unique."""
     world: World = context.world
     name = world.name(label)
     world.agent_builder.settings.credential_names[label] = name
@@ -38,6 +42,7 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
 
 @then('the credential "{label}" is listed with a masked secret')
 def step_credential_masked(context: Context, label: str) -> None:
+    """The credential is listed with its secret masked."""
     world: World = context.world
     row = ToolsPage(world.page).credential(world.agent_builder.settings.credential_names[label])
     expect(row).to_contain_text("…")

@@ -25,6 +25,7 @@ def _web_app(world: World) -> WebAppPage:
 
 @when("I open the agent's web app")
 def step_open_web_app(context: Context) -> None:
+    """Open the published agent's web app URL."""
     world: World = context.world
     world.page.goto(published_access(world).web_app_url or "")
 
@@ -32,17 +33,20 @@ def step_open_web_app(context: Context) -> None:
 @when('I send the message "{text}"')
 @WEB_APP_CHAT
 def step_send(context: Context, text: str) -> None:
+    """Type the message in the web app and send it."""
     _web_app(context.world).send(text)
 
 
 @when('I choose the suggested question "{text}"')
 @WEB_APP_CHAT
 def step_choose_suggestion(context: Context, text: str) -> None:
+    """Click a suggested question in the web app."""
     _web_app(context.world).suggested_question(text).click()
 
 
 @when("I reload the web app")
 def step_reload(context: Context) -> None:
+    """Reload the web app page."""
     world: World = context.world
     world.page.reload()
 
@@ -58,30 +62,35 @@ def _finished_reply_text(world: World) -> Locator:
 @then('the agent replies "{text}"')
 @WEB_APP_CHAT
 def step_agent_replies(context: Context, text: str) -> None:
+    """The last reply, once finished, is exactly the text."""
     expect(_finished_reply_text(context.world)).to_have_text(text)
 
 
 @then('the agent\'s reply mentions "{text}"')
 @WEB_APP_CHAT
 def step_reply_mentions(context: Context, text: str) -> None:
+    """The last reply, once finished, contains the text."""
     expect(_finished_reply_text(context.world)).to_contain_text(text)
 
 
 @then('the conversation shows the message "{text}"')
 @WEB_APP_CHAT
 def step_conversation_shows(context: Context, text: str) -> None:
+    """The conversation shows the user's message once."""
     expect(_web_app(context.world).user_message(text)).to_have_count(1)
 
 
 @when("I stop the reply")
 @WEB_APP_CHAT
 def step_stop(context: Context) -> None:
+    """Click Stop while the reply is being written."""
     _web_app(context.world).stop_button.click()
 
 
 @then('the reply is marked "{status}"')
 @WEB_APP_CHAT
 def step_reply_marked(context: Context, status: str) -> None:
+    """The last reply carries the status (e.g. "Stopped")."""
     web_app = _web_app(context.world)
     expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
 
@@ -89,6 +98,7 @@ def step_reply_marked(context: Context, status: str) -> None:
 @then("the composer accepts another message")
 @WEB_APP_CHAT
 def step_composer_ready(context: Context) -> None:
+    """The message field and Send are enabled again, and Stop is gone."""
     web_app = _web_app(context.world)
     expect(web_app.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
     expect(web_app.send_button).to_be_enabled()
@@ -98,18 +108,21 @@ def step_composer_ready(context: Context) -> None:
 @then('I see the provider error mentioning "{text}"')
 @WEB_APP_CHAT
 def step_provider_error(context: Context, text: str) -> None:
+    """The web app shows the provider's error containing the text."""
     expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the tool "{name}" shows the result "{text}"')
 @WEB_APP_CHAT
 def step_tool_result(context: Context, name: str, text: str) -> None:
+    """The tool call's panel shows the result text."""
     expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the tool "{name}" shows an error mentioning "{text}"')
 @WEB_APP_CHAT
 def step_tool_error(context: Context, name: str, text: str) -> None:
+    """The tool call's panel shows an error containing the text."""
     tool = _web_app(context.world).tool(name)
     expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=REPLY_TIMEOUT_MS)
     expect(tool).to_contain_text("error", ignore_case=True)
@@ -152,12 +165,14 @@ def step_recorded_retries(context: Context, count: int) -> None:
 @then('the web app conversation matches the golden "{name}"')
 @WEB_APP_CHAT
 def step_conversation_golden(context: Context, name: str) -> None:
+    """The conversation's accessibility snapshot equals the golden file."""
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", _web_app(world).conversation)
 
 
 @then("the web app shows the agent's name, opening statement and suggested questions")
 def step_web_app_shows_agent(context: Context) -> None:
+    """The web app shows the published name, opening statement and questions."""
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is not None, "the agent has no published version"
