@@ -123,18 +123,7 @@ def before_all(context: Context) -> None:
     if link is None:
         shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
     report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
-    if settings.base_url:
-        console_url = settings.base_url
-    else:
-        with _stage(stages, "console start"):
-            argv, env = console_command(
-                report_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
-            )
-            log_path = report_dir / "services" / "console.log"
-            service = stack.add(
-                start_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
-            )
-            console_url = service.url
+    console_url = settings.base_url or _start_console(settings, stack, report_dir, stages)
     with _stage(stages, "console health"):
         wait_healthy(console_url.rstrip("/") + "/healthz")
     with _stage(stages, "sign-in"):
@@ -161,6 +150,19 @@ def before_all(context: Context) -> None:
     timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
     where = "embedded" if not settings.base_url else "E2E_BASE_URL"
     print(f"[e2e] target {console_url} ({where}); browser {browser.description}; {timings}", file=sys.stderr)
+
+
+def _start_console(settings: Settings, stack: Stack, report_dir: Path, stages: dict[str, float]) -> str:
+    """The embedded console (no E2E_BASE_URL): its database and log beside this process's reports."""
+    with _stage(stages, "console start"):
+        argv, env = console_command(
+            report_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
+        )
+        log_path = report_dir / "services" / "console.log"
+        service = stack.add(
+            start_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
+        )
+    return service.url
 
 
 def _watch_page(page: Page, world: World) -> None:

@@ -2,90 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
-from behave.step_registry import registry
 
 from support.lint import lint, lint_paths, main
 from support.problem import Problem
-
-STEPS = """
-from behave import given, when, then
-from support.tags import WEB_APP_CHAT
-
-@given("the stable chat model is available")
-def stable(context): pass
-
-@given("the decision chat model is available")
-def decision(context): pass
-
-@given("the ready knowledge dataset is available")
-def knowledge(context): pass
-
-@given("the agent runtime backend is available")
-def runtime(context): pass
-
-@given("a basic configured agent has been created via API")
-def basic(context): pass
-
-@given("a runnable agent has been created via API")
-def runnable(context): pass
-
-@given("a decision agent has been created via API")
-def decision_agent(context): pass
-
-@when('I open the agent "{name}"')
-def open_agent(context, name): pass
-
-@then("the agent is listed")
-def listed(context): pass
-
-@then("the agent is shown")
-def shown(context): pass
-
-@then("the agent is gone from the list")
-def gone(context): pass
-
-@when('I send the message "{text}"')
-@WEB_APP_CHAT
-def send(context, text): pass
-"""
-
-CLEAN = """
-@core
-Feature: Roster
-  Scenario: Open an agent
-    Given a basic configured agent has been created via API
-    When I open the agent "Support"
-    Then the agent is listed
-"""
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project root with a steps dir; the cwd, so problems show relative paths."""
-    (tmp_path / "steps").mkdir()
-    (tmp_path / "steps" / "roster.py").write_text(STEPS)
-    (tmp_path / "features").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def write_feature(project: Path, text: str, name: str = "x.feature") -> str:
-    text = textwrap.dedent(text).lstrip("\n")
-    (project / "features" / name).write_text(text)
-    return text
-
-
-def line_of(text: str, needle: str, occurrence: int = 1) -> int:
-    lines = [number for number, line in enumerate(text.splitlines(), start=1) if needle in line]
-    return lines[occurrence - 1]
-
-
-def found(project: Path) -> list[tuple[str, int]]:
-    return [(problem.rule, problem.line) for problem in lint_paths([Path("features")])]
+from tests.harness.lint_project import CLEAN, found, line_of, write_feature
 
 
 def test_clean_feature_has_no_problems(project: Path) -> None:
@@ -332,83 +255,8 @@ def test_duplicate_scenario_names(project: Path) -> None:
     assert f"line {line_of(text, 'Scenario:')}" in problem.message
 
 
-def test_ambiguous_step_definitions_are_reported_with_their_file(project: Path) -> None:
-    write_feature(project, CLEAN + "    And I see nothing\n")  # undefined, but not reported: see below
-    (project / "steps" / "zz_copy.py").write_text(
-        'from behave import then\n\n@then("the agent is listed")\ndef again(context): pass\n'
-    )
-    [problem] = lint_paths([Path("features")])
-    assert (problem.path, problem.line, problem.rule) == ("steps/zz_copy.py", 3, "ambiguous-step")
-    assert "steps/roster.py" in problem.message
-
-
-def test_a_sentence_that_overlaps_another_is_reported_where_it_is_defined(project: Path) -> None:
-    text = write_feature(project, CLEAN)
-    (project / "steps" / "zz_general.py").write_text(
-        "from behave import when\n\n@when('I open the {what} \"{name}\"')\ndef open_any(context, what, name): pass\n"
-    )
-    problems = lint_paths([Path("features")])
-    assert [(p.path, p.line, p.rule) for p in problems] == [
-        ("steps/zz_general.py", 3, "ambiguous-step"),
-        ("features/x.feature", line_of(text, "I open the agent"), "ambiguous-step"),
-    ]
-    assert 'also matches the sentence "I open the agent "{name}"" (steps/roster.py:' in problems[0].message
-    assert "matches 2 definitions" in problems[1].message
-
-
-def test_broken_step_module_is_reported_not_raised(project: Path) -> None:
-    # Its definitions are missing, so undefined steps are not reported: the load error is the cause.
-    write_feature(project, CLEAN + "    And I see nothing\n")
-    (project / "steps" / "broken.py").write_text("import os\nimport no_such_module_here\n")
-    [problem] = lint_paths([Path("features")])
-    assert (problem.path, problem.line, problem.rule) == ("steps/broken.py", 2, "step-load-error")
-    assert "no_such_module_here" in problem.message
-
-
-def test_step_modules_can_import_from_the_project_root(project: Path) -> None:
-    (project / "helpers_for_lint_test.py").write_text("SENTENCE = 'the agent is archived'\n")
-    (project / "steps" / "archive.py").write_text(
-        "from behave import then\nfrom helpers_for_lint_test import SENTENCE\n\n"
-        "@then(SENTENCE)\ndef archived(context): pass\n"
-    )
-    write_feature(project, CLEAN + "    And the agent is archived\n")
-    assert found(project) == []
-
-
 def test_no_feature_files(project: Path) -> None:
     assert found(project) == [("no-features", 0)]
-
-
-def test_outline_steps_are_matched_with_the_first_example_row(project: Path) -> None:
-    text = write_feature(
-        project,
-        """
-        @core
-        Feature: Roster
-          Scenario Outline: Open <name>
-            When I open the agent "<name>"
-            Then the agent is <state>
-
-            Examples:
-              | name | state  |
-              | a    | listed |
-              | b    | gone   |
-        """,
-    )
-    assert found(project) == []
-    text = write_feature(project, text.replace("| a    | listed |", "| a    | hidden |"))
-    [problem] = lint_paths([Path("features")])
-    assert (problem.rule, problem.line) == ("undefined-step", line_of(text, "Then the agent is <state>"))
-    assert "the agent is hidden" in problem.message
-
-
-def test_lint_restores_the_step_registry(project: Path) -> None:
-    write_feature(project, CLEAN)
-    before = registry.steps
-    lint_paths([Path("features")])
-    assert registry.steps is before
-    # A second run in the same process loads the same definitions again (no ambiguity with itself).
-    assert lint_paths([Path("features")]) == []
 
 
 def test_problem_prints_as_path_line_rule_message() -> None:
@@ -429,9 +277,3 @@ def test_cli_passes_clean_features_with_a_summary(project: Path, capsys: pytest.
     write_feature(project, CLEAN.replace("Roster", "Other"), name="y.feature")
     assert main(["features/x.feature", "features/y.feature"]) == 0
     assert capsys.readouterr().out == "2 feature files, 2 scenarios: OK\n"
-
-
-def test_missing_steps_dir_is_one_problem(project: Path) -> None:
-    write_feature(project, CLEAN)
-    problems = lint_paths([Path("features")], steps_dir=Path("no-steps"))
-    assert [(problem.path, problem.rule) for problem in problems] == [("no-steps", "step-load-error")]

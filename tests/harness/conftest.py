@@ -1,0 +1,5 @@
+"""Fixtures shared by the harness tests."""
+
+from tests.harness.lint_project import project
+
+__all__ = ["project"]
