@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from behave.model import Scenario, Step
 from behave.runner import Context
-from behave.step_registry import registry as step_registry
+from behave.step_registry import StepRegistry
 from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
 
@@ -99,7 +99,7 @@ def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
 
 
 def before_all(context: Context) -> None:
-    step_checks.install(step_registry)  # a model call that misses its cassette fails its step
+    step_checks.install(_step_registry(context))  # a model call that misses its cassette fails its step
     # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     started_at = datetime.now(UTC)
@@ -150,6 +150,14 @@ def before_all(context: Context) -> None:
     timings = ", ".join(f"{name} {seconds:.2f}s" for name, seconds in stages.items())
     where = "embedded" if not settings.base_url else "E2E_BASE_URL"
     print(f"[e2e] target {console_url} ({where}); browser {browser.description}; {timings}", file=sys.stderr)
+
+
+def _step_registry(context: Context) -> StepRegistry:
+    """The registry this runner matches steps with. Not `behave.step_registry.registry`: behave's
+    main replaces that module attribute (reset_runtime) after the step decorators were bound, so
+    the steps live in the runner's."""
+    registry: StepRegistry = context._runner.step_registry
+    return registry
 
 
 def _start_console(settings: Settings, stack: Stack, report_dir: Path, stages: dict[str, float]) -> str:
@@ -233,6 +241,7 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     result = scenario_result(
         scenario,
         checks,
+        registry=_step_registry(context),
         evidence=evidence,
         worker_id=run.settings.worker_id,
         attempt=attempt,

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from behave.model import Scenario, Step
-from behave.step_registry import registry
+from behave.step_registry import StepRegistry
 
 from support.reports import ScenarioResult, ScenarioStatus, StepResult
 from support.step_definitions import did_you_mean
@@ -25,13 +25,14 @@ def scenario_result(
     scenario: Scenario,
     checks: Sequence[CheckFailure],
     *,
+    registry: StepRegistry,
     evidence: Mapping[str, Path],
     worker_id: str,
     attempt: int,
     started_at: datetime,
 ) -> ScenarioResult:
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
-    error = scenario_error(scenario) if steps_failed else None
+    error = scenario_error(scenario, registry) if steps_failed else None
     if checks:
         error = "\n".join(filter(None, [error, *(message for _, message in checks)]))
     steps = [
@@ -58,13 +59,13 @@ def scenario_result(
     )
 
 
-def _step_error(step: Step) -> str | None:
+def _step_error(step: Step, registry: StepRegistry) -> str | None:
     if step.status.name == "undefined":
-        return undefined_text(step)
+        return undefined_text(step, registry)
     return step.error_message or None
 
 
-def undefined_text(step: Step) -> str:
+def undefined_text(step: Step, registry: StepRegistry) -> str:
     hint = did_you_mean(registry, step.step_type, step.name) or "no sentence is defined yet."
     return (
         f"undefined step: {step.keyword} {step.name} ({step.location}); {hint} "
@@ -72,11 +73,11 @@ def undefined_text(step: Step) -> str:
     )
 
 
-def scenario_error(scenario: Scenario) -> str | None:
+def scenario_error(scenario: Scenario, registry: StepRegistry) -> str | None:
     """behave keeps a step failure's message on the step; a hook failure's on the scenario."""
     for step in scenario.all_steps:
         if step.status.name == "undefined":
-            return undefined_text(step)
+            return undefined_text(step, registry)
         if step.status.name in ("failed", "error") and step.error_message:
             return scenario.error_message or step.error_message
     return scenario.error_message
