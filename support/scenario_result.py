@@ -37,7 +37,12 @@ def scenario_result(
         error = "\n".join(filter(None, [error, *(message for _, message in checks)]))
     steps = [
         StepResult(
-            step.keyword, step.name, step.status.name, step.duration, _step_error(step), line=step.line
+            step.keyword,
+            step.name,
+            step.status.name,
+            step.duration,
+            _step_error(step, registry),
+            line=step.line,
         )
         for step in scenario.all_steps
     ]
