@@ -27,11 +27,14 @@ from agent_builder.console.routes import (
     chat,
     datasets,
     documents,
+    duplicate,
+    env_vars,
     internal,
     meta,
     model_providers,
     test_seed,
     tools,
+    versions,
 )
 from agent_builder.console.ui import pages
 
@@ -91,6 +94,9 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
         tools.router,
         datasets.router,
         agents.router,
+        versions.router,
+        duplicate.router,
+        env_vars.router,
         api_keys.router,
         chat.web_app_router,
         chat.service_api_router,

@@ -155,8 +155,22 @@ ALTER TABLE messages ADD COLUMN agent_version INTEGER;
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages (conversation_id, position);
 """
 
+# Version notes given at publish; an agent's environment variables (not versioned, like its files).
+_SCHEMA_V3 = """
+ALTER TABLE agent_versions ADD COLUMN note TEXT NOT NULL DEFAULT '';
+CREATE TABLE IF NOT EXISTS agent_env_vars (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    secret INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (agent_id, name)
+);
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -57,3 +57,49 @@ def test_seed_input_is_validated(make_client: Any) -> None:
         {**BODY, "agent_id": agent["id"], "messages": [{"role": "system", "content": "x"}]},
     ):
         assert_error(client.post("/__test__/conversations", json=bad), 422, "invalid_request")
+
+
+def test_seeded_messages_are_stored_in_chronological_order(make_client: Any) -> None:
+    client = make_client(enable_test_seed=True)
+    sign_in(client)
+    agent = create_agent(client)
+
+    def exchange(day: int, text: str) -> list[dict[str, str]]:
+        when = f"2024-03-0{day}T09:00:00Z"
+        return [
+            {"role": "user", "content": f"Q {text}", "created_at": when},
+            {"role": "assistant", "content": f"A {text}", "created_at": when},
+        ]
+
+    # Given out of order on purpose: day 2, day 3, then day 1 (in another timezone).
+    messages = [*exchange(2, "second"), *exchange(3, "third")]
+    messages += [{**message, "created_at": "2024-03-01T10:00:00+01:00"} for message in exchange(1, "first")]
+    body = {"agent_id": agent["id"], "created_at": "2024-03-01T09:00:00Z", "messages": messages}
+    conversation_id = client.post("/__test__/conversations", json=body).json()["id"]
+    with client.app.state.db.read() as conn:
+        rows = conn.execute(
+            "SELECT content, created_at FROM messages WHERE conversation_id = ? ORDER BY position",
+            (conversation_id,),
+        ).fetchall()
+    assert [row["content"] for row in rows] == [
+        "Q first",
+        "A first",
+        "Q second",
+        "A second",
+        "Q third",
+        "A third",
+    ]
+    assert rows[0]["created_at"] == "2024-03-01T09:00:00.000000Z"
+
+
+def test_seed_publish_needs_no_model_and_is_absent_by_default(make_client: Any, client: TestClient) -> None:
+    agent = create_agent(client)
+    assert_error(client.post(f"/__test__/agents/{agent['id']}/publish", json={}), 404, "not_found")
+    seeding = make_client(enable_test_seed=True)
+    sign_in(seeding)
+    response = seeding.post(f"/__test__/agents/{agent['id']}/publish", json={"note": "Seeded"})
+    assert response.status_code == 201, response.text
+    detail = seeding.get(f"/console/api/agents/{agent['id']}").json()
+    assert (detail["published"]["version"], detail["published"]["note"]) == (1, "Seeded")
+    assert detail["access"]["web_app_enabled"] is True
+    assert_error(seeding.post("/__test__/agents/nope/publish", json={}), 404, "not_found")

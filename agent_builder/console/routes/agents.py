@@ -16,6 +16,7 @@ from agent_builder.console.schemas.agents import (
     Draft,
     DraftUpdate,
     PublishedVersionList,
+    PublishRequest,
     PublishResult,
 )
 from agent_builder.console.schemas.base import MAX_INT
@@ -28,6 +29,10 @@ router = APIRouter(
     dependencies=[Depends(require_admin)],
     responses=errors(401, 422),
 )
+
+
+# The body is optional: publishing without one has no note.
+_NO_NOTE = PublishRequest()
 
 
 @router.get("")
@@ -67,8 +72,9 @@ def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
 
 
 @router.post("/{agent_id}/publish", responses=errors(404, 422, models={422: DraftInvalidResponse}))
-def publish_agent(agent_id: str, db: DbDep) -> PublishResult:
-    return agents.publish(db, agent_id)
+def publish_agent(agent_id: str, db: DbDep, body: PublishRequest = _NO_NOTE) -> PublishResult:
+    """Publish the draft as the next version; `note` (optional) says what changed."""
+    return agents.publish(db, agent_id, body.note)
 
 
 @router.get("/{agent_id}/versions", responses=errors(404))

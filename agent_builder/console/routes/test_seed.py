@@ -7,8 +7,13 @@ from fastapi import APIRouter, Depends
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors
-from agent_builder.console.schemas.seeding import SeedConversationCreated, SeedConversationRequest
-from agent_builder.console.services import conversations
+from agent_builder.console.schemas.agents import PublishResult
+from agent_builder.console.schemas.seeding import (
+    SeedConversationCreated,
+    SeedConversationRequest,
+    SeedPublishRequest,
+)
+from agent_builder.console.services import conversations, versions
 
 router = APIRouter(
     prefix="/__test__",
@@ -21,3 +26,10 @@ router = APIRouter(
 @router.post("/conversations", status_code=201)
 def seed_conversation(body: SeedConversationRequest, db: DbDep) -> SeedConversationCreated:
     return SeedConversationCreated(id=conversations.create_conversation(db, body))
+
+
+@router.post("/agents/{agent_id}/publish", status_code=201)
+def seed_publish(agent_id: str, body: SeedPublishRequest, db: DbDep) -> PublishResult:
+    """Publish the draft as it is, without the publish checks (no model needed): a published
+    agent for the lanes that run without a model provider."""
+    return versions.publish_unchecked(db, agent_id, body.note)

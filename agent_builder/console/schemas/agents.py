@@ -87,9 +87,13 @@ class DraftUpdate(RequestModel):
     config: AgentConfig
 
 
+VersionNote = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+
+
 class PublishedVersion(ResponseModel):
     version: int
     published_at: datetime
+    note: str = ""
     config: AgentConfig
 
 
@@ -97,9 +101,14 @@ class PublishedVersionList(ResponseModel):
     data: list[PublishedVersion]
 
 
+class PublishRequest(RequestModel):
+    note: VersionNote = ""
+
+
 class PublishResult(ResponseModel):
     version: int
     published_at: datetime
+    note: str = ""
 
 
 class Access(ResponseModel):
@@ -120,6 +129,13 @@ class AccessUpdate(RequestModel):
 class AgentCreate(RequestModel):
     name: Name
     description: Description = ""
+
+
+class AgentDuplicate(RequestModel):
+    """Omitted fields come from the original: "<name> (copy)" and its description."""
+
+    name: Name | None = None
+    description: Description | None = None
 
 
 class AgentUpdate(RequestModel):

@@ -10,11 +10,6 @@ from pydantic import AfterValidator, Field, StringConstraints
 from agent_builder.console.schemas.base import RequestModel, ResourceId, ResponseModel
 
 
-class SeedMessage(RequestModel):
-    role: Literal["user", "assistant"]
-    content: Annotated[str, StringConstraints(max_length=10000)]
-
-
 def _as_utc(value: datetime) -> datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
@@ -24,10 +19,25 @@ def _as_utc(value: datetime) -> datetime:
         raise ValueError("Date is out of range.") from None
 
 
+UtcDatetime = Annotated[datetime, AfterValidator(_as_utc)]
+
+
+class SeedMessage(RequestModel):
+    role: Literal["user", "assistant"]
+    content: Annotated[str, StringConstraints(max_length=10000)]
+    # When it was written (default: the conversation's created_at). Messages are stored in
+    # chronological order whatever order they are given in; equal times keep the given order.
+    created_at: UtcDatetime | None = None
+
+
 class SeedConversationRequest(RequestModel):
     agent_id: ResourceId
-    created_at: Annotated[datetime, AfterValidator(_as_utc)]
+    created_at: UtcDatetime
     messages: Annotated[list[SeedMessage], Field(min_length=1, max_length=100)]
+
+
+class SeedPublishRequest(RequestModel):
+    note: Annotated[str, StringConstraints(max_length=200)] = ""
 
 
 class SeedConversationCreated(ResponseModel):

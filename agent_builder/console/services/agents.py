@@ -144,21 +144,26 @@ def delete_agent(db: Database, agent_id: str) -> None:
 
 
 def save_draft(db: Database, agent_id: str, revision: int, config: AgentConfig) -> Draft:
-    now = utc_now()
     with db.write() as conn:
-        row = _agent_row(conn, agent_id)
-        if row["draft_revision"] != revision:
-            raise ApiError(
-                409,
-                "revision_conflict",
-                "This agent was changed elsewhere: reload to get the latest version.",
-                current_revision=row["draft_revision"],
-            )
-        conn.execute(
-            "UPDATE agents SET draft_config = ?, draft_revision = ?, draft_updated_at = ?, updated_at = ? "
-            "WHERE id = ?",
-            (_dump(config), revision + 1, now, now, agent_id),
+        return write_draft(conn, agent_id, revision, config)
+
+
+def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: AgentConfig) -> Draft:
+    """Replace the draft if it is still at `revision` (else 409): one new revision."""
+    now = utc_now()
+    row = _agent_row(conn, agent_id)
+    if row["draft_revision"] != revision:
+        raise ApiError(
+            409,
+            "revision_conflict",
+            "This agent was changed elsewhere: reload to get the latest version.",
+            current_revision=row["draft_revision"],
         )
+    conn.execute(
+        "UPDATE agents SET draft_config = ?, draft_revision = ?, draft_updated_at = ?, updated_at = ? "
+        "WHERE id = ?",
+        (_dump(config), revision + 1, now, now, agent_id),
+    )
     return Draft(revision=revision + 1, config=config, updated_at=now)
 
 
@@ -176,8 +181,7 @@ def _publish_problems(conn: sqlite3.Connection, config: AgentConfig) -> list[str
     return reasons
 
 
-def publish(db: Database, agent_id: str) -> PublishResult:
-    now = utc_now()
+def publish(db: Database, agent_id: str, note: str = "") -> PublishResult:
     with db.write() as conn:
         row = _agent_row(conn, agent_id)
         config = AgentConfig.model_validate_json(row["draft_config"])
@@ -186,17 +190,23 @@ def publish(db: Database, agent_id: str) -> PublishResult:
             raise ApiError(
                 422, "draft_invalid", "The draft cannot be published: " + " ".join(reasons), reasons=reasons
             )
-        version = conn.execute(
-            "SELECT COALESCE(MAX(version), 0) + 1 FROM agent_versions WHERE agent_id = ?", (agent_id,)
-        ).fetchone()[0]
-        conn.execute(
-            "INSERT INTO agent_versions (agent_id, version, config, published_at) VALUES (?, ?, ?, ?)",
-            (agent_id, version, _dump(config), now),
-        )
-        # Access switches start enabled at the first publish; later publishes leave them alone.
-        switches = ", web_app_enabled = 1, service_api_enabled = 1" if version == 1 else ""
-        conn.execute(f"UPDATE agents SET updated_at = ?{switches} WHERE id = ?", (now, agent_id))
-    return PublishResult(version=version, published_at=now)
+        return insert_version(conn, agent_id, config, note)
+
+
+def insert_version(conn: sqlite3.Connection, agent_id: str, config: AgentConfig, note: str) -> PublishResult:
+    """The next version of the agent, holding `config` (publish checks it first; test seeding does not)."""
+    now = utc_now()
+    version = conn.execute(
+        "SELECT COALESCE(MAX(version), 0) + 1 FROM agent_versions WHERE agent_id = ?", (agent_id,)
+    ).fetchone()[0]
+    conn.execute(
+        "INSERT INTO agent_versions (agent_id, version, config, published_at, note) VALUES (?, ?, ?, ?, ?)",
+        (agent_id, version, _dump(config), now, note),
+    )
+    # Access switches start enabled at the first publish; later publishes leave them alone.
+    switches = ", web_app_enabled = 1, service_api_enabled = 1" if version == 1 else ""
+    conn.execute(f"UPDATE agents SET updated_at = ?{switches} WHERE id = ?", (now, agent_id))
+    return PublishResult(version=version, published_at=now, note=note)
 
 
 def list_versions(db: Database, agent_id: str) -> list[PublishedVersion]:

@@ -22,7 +22,13 @@ _TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 
 
 def create_conversation(db: Database, body: SeedConversationRequest) -> str:
+    """A backdated conversation; its messages get positions in chronological order (a stable sort,
+    so a question and its answer given the same time keep their order)."""
     conversation_id, created_at = new_id(), to_timestamp(body.created_at)
+    timed = sorted(
+        ((message.created_at or body.created_at, message) for message in body.messages),
+        key=lambda item: item[0],
+    )
     with db.write() as conn:
         check_agent(conn, body.agent_id)
         conn.execute(
@@ -33,8 +39,8 @@ def create_conversation(db: Database, body: SeedConversationRequest) -> str:
             "INSERT INTO messages (id, conversation_id, position, role, content, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (new_id(), conversation_id, position, message.role, message.content, created_at)
-                for position, message in enumerate(body.messages)
+                (new_id(), conversation_id, position, message.role, message.content, to_timestamp(when))
+                for position, (when, message) in enumerate(timed)
             ],
         )
     return conversation_id

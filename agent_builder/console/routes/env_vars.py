@@ -1,0 +1,58 @@
+"""An agent's environment variables. Secret values are write-only: never in any response."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, UploadFile
+from fastapi import Path as PathParam
+
+from agent_builder.console.auth import require_admin
+from agent_builder.console.routes.common import DbDep, errors, receive_upload
+from agent_builder.console.schemas.env_vars import (
+    EnvImportResult,
+    EnvVar,
+    EnvVarCreate,
+    EnvVarList,
+    EnvVarUpdate,
+)
+from agent_builder.console.services import env_vars
+
+router = APIRouter(
+    prefix="/console/api/agents/{agent_id}/env-vars",
+    tags=["env-vars"],
+    dependencies=[Depends(require_admin)],
+    responses=errors(401, 404, 422),
+)
+
+VariableName = Annotated[str, PathParam(max_length=200)]
+
+
+@router.get("")
+def list_env_vars(agent_id: str, db: DbDep) -> EnvVarList:
+    return EnvVarList(data=env_vars.list_env_vars(db, agent_id))
+
+
+@router.post("", status_code=201, responses=errors(409))
+def create_env_var(agent_id: str, body: EnvVarCreate, db: DbDep) -> EnvVar:
+    return env_vars.create_env_var(db, agent_id, body)
+
+
+@router.post("/import", responses=errors(400, 409, 413, 415))
+def import_env_file(
+    agent_id: str, file: Annotated[UploadFile, File(description="A .env text file")], db: DbDep
+) -> EnvImportResult:
+    """Valid lines are added or updated; refused lines are reported by number and skipped. A file
+    that is not UTF-8 text is refused whole (415 `not_text`) and nothing is saved."""
+    _, data = receive_upload(file, env_vars.MAX_ENV_FILE_BYTES, lambda _name: None)
+    return env_vars.import_env_file(db, agent_id, data)
+
+
+@router.patch("/{name}")
+def update_env_var(agent_id: str, name: VariableName, body: EnvVarUpdate, db: DbDep) -> EnvVar:
+    return env_vars.update_env_var(db, agent_id, name, body)
+
+
+@router.delete("/{name}", status_code=204)
+def delete_env_var(agent_id: str, name: VariableName, db: DbDep) -> None:
+    env_vars.delete_env_var(db, agent_id, name)
