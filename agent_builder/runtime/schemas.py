@@ -3,9 +3,9 @@ services its tools may call. Credentials are `SecretStr`, so a stray repr or log
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 
 from agent_builder.agent_parameters import (
     DEFAULT_MAX_TOKENS,
@@ -17,6 +17,8 @@ from agent_builder.agent_parameters import (
     TopK,
 )
 
+ENV_NAME_PATTERN = r"^[A-Z_][A-Z0-9_]{0,63}$"
+MAX_ENV_VARS = 100
 ToolName = Literal["sandbox_shell", "json_replace", "knowledge_search", "web_search"]
 _URL = r"^https?://\S+$"
 
@@ -56,6 +58,10 @@ class AgentSnapshot(_Model):
     parameters: Parameters = Parameters()
     tools: list[ToolSetting] = []
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    # The agent's plain (not secret) variables, for the sandbox commands' environment.
+    env: dict[Annotated[str, StringConstraints(pattern=ENV_NAME_PATTERN)], str] = Field(
+        default={}, max_length=MAX_ENV_VARS
+    )
 
 
 class HistoryMessage(_Model):

@@ -124,7 +124,7 @@ class Toolbox:
             "sandbox_shell",
             f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec"
             + (f"?owner={owner}" if owner else ""),  # the schema keeps it to URL-safe characters
-            {"command": command, "timeout_s": timeout},
+            {"command": command, "timeout_s": timeout, "env": self._request.agent.env},
             headers=self._shellctl_headers,
             timeout=timeout + _SHELL_HTTP_MARGIN_S,
         )

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from agent_builder.service_errors import ApiError, install_error_handlers
 from agent_builder.shellctl import files
@@ -26,9 +26,16 @@ MAX_COMMAND_CHARS = 100_000
 MAX_FILE_BYTES = 1 << 20
 
 
+EnvName = Annotated[str, StringConstraints(pattern=r"^[A-Z_][A-Z0-9_]{0,63}$")]
+EnvValue = Annotated[str, StringConstraints(max_length=4000, pattern=r"^[^\x00]*$")]
+
+
 class ExecRequest(BaseModel):
     command: str = Field(min_length=1, max_length=MAX_COMMAND_CHARS)
     timeout_s: float = Field(default=10.0, gt=0, le=MAX_TIMEOUT_S)
+    # Extra variables for the command (the agent's plain ones); the sandbox's own PATH, HOME, LANG
+    # and TERM always win, and nothing of shellctl's own environment is added.
+    env: dict[EnvName, EnvValue] = Field(default={}, max_length=100)
 
     @field_validator("command")
     @classmethod
@@ -97,7 +104,7 @@ def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) 
     @app.post("/sessions/{session_id}/exec")
     async def exec_command(session_id: str, body: ExecRequest, owner: OwnerQuery = None) -> ExecResponse:
         target = workspace(owner, session_id, create=True)
-        with sandbox.launch(body.command, target) as launch:
+        with sandbox.launch(body.command, target, body.env) as launch:
             result = await run_command(launch, body.timeout_s)
         # Never the command or its output: either may carry secrets.
         logger.info(

@@ -14,7 +14,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,10 +103,13 @@ class Sandbox:
         return self._config.uid_base + serial
 
     @contextmanager
-    def launch(self, command: str, workspace: Workspace) -> Iterator[Launch]:
+    def launch(
+        self, command: str, workspace: Workspace, extra_env: Mapping[str, str] | None = None
+    ) -> Iterator[Launch]:
+        """`extra_env`: the request's variables (the agent's plain ones); the sandbox's own win."""
         limits = _prlimit_argv(self._prlimit, self._config.limits)
         if self._bwrap is None:
-            env = _command_env(str(workspace.path))
+            env = _command_env(str(workspace.path), extra_env or {})
             yield Launch([*limits, "/bin/sh", "-c", command], env, str(workspace.path), None, ())
             return
         files = {"passwd": _PASSWD, "group": _GROUP}
@@ -116,7 +119,7 @@ class Sandbox:
         try:
             # The options go through a file descriptor: the sandbox can read its pid 1's command line,
             # and they name host paths. bwrap's own environment is empty for the same reason.
-            options = self._options(workspace, fds)
+            options = self._options(workspace, fds, extra_env or {})
             fds["options"] = _memory_file(b"".join(f"{option}\0".encode() for option in options))
             argv = [*limits, self._bwrap, "--args", str(fds["options"]), "--", "/bin/sh", "-c", command]
             yield Launch(argv, {}, "/", workspace.uid, tuple(fds.values()))
@@ -124,7 +127,7 @@ class Sandbox:
             for fd in fds.values():
                 os.close(fd)
 
-    def _options(self, workspace: Workspace, fds: dict[str, int]) -> list[str]:
+    def _options(self, workspace: Workspace, fds: dict[str, int], extra_env: Mapping[str, str]) -> list[str]:
         """bwrap's options, in order: later mounts go on top of earlier ones."""
         uid, tmp_size = str(SANDBOX_UID), str(self._config.limits.tmp_bytes)
         options = ["--unshare-all", *(["--share-net"] if self._config.network else [])]
@@ -136,7 +139,7 @@ class Sandbox:
         options += ["--remount-ro", "/dev", "--size", tmp_size, "--tmpfs", "/tmp"]
         options += ["--bind", str(workspace.path), INSIDE_WORKSPACE, "--chdir", INSIDE_WORKSPACE]
         options += ["--remount-ro", "/", "--clearenv"]
-        for name, value in _command_env(INSIDE_WORKSPACE).items():
+        for name, value in _command_env(INSIDE_WORKSPACE, extra_env).items():
             options += ["--setenv", name, value]
         return options
 
@@ -210,9 +213,10 @@ def _prlimit_argv(prlimit: str, limits: Limits) -> list[str]:
     ]
 
 
-def _command_env(home: str) -> dict[str, str]:
-    """Built from scratch: nothing of shellctl's own environment (tokens, keys) reaches commands."""
-    return {"PATH": _PATH, "HOME": home, "LANG": "C.UTF-8", "TERM": "dumb"}
+def _command_env(home: str, extra: Mapping[str, str]) -> dict[str, str]:
+    """Built from scratch: nothing of shellctl's own environment (tokens, keys) reaches commands.
+    `extra` comes first, so the sandbox's own variables win over it."""
+    return {**extra, "PATH": _PATH, "HOME": home, "LANG": "C.UTF-8", "TERM": "dumb"}
 
 
 def _memory_file(content: bytes) -> int:

@@ -187,6 +187,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
             "parameters": parameters,
             "tools": tools,
             "knowledge": knowledge,
+            "env": {},
         }
         assert (run["query"], run["history"]) == ("What is the token?", [])
         services = run["services"]
@@ -223,6 +224,27 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     )
     expired = retrieve([attached])
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
+
+
+def test_a_run_gets_its_variables_in_the_instructions_and_only_plain_ones_for_the_sandbox(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+) -> None:
+    fake, runtime_url = runtime
+    fake.release.set()
+    console = make_console(runtime_url)
+    model = active_model(console, fake_provider)
+    instructions = "Region {{env.REGION}}, key {{ env.API_TOKEN }}, unknown {{env.MISSING}}, {{env.lower}}."
+    agent = publish_agent(console.api, model, instructions=instructions)
+    variables = f"/console/api/agents/{agent['id']}/env-vars"
+    console.api.post(variables, json={"name": "REGION", "value": "eu-west"}).raise_for_status()
+    console.api.post(variables, json={"name": "API_TOKEN", "value": "tok-9876543210", "secret": True})
+
+    web_app_events(console, agent, "Where are you?")
+    run = fake.runs[0]["agent"]
+    assert (
+        run["instructions"] == "Region eu-west, key tok-9876543210, unknown {{env.MISSING}}, {{env.lower}}."
+    )
+    assert run["env"] == {"REGION": "eu-west"}
 
 
 def test_a_runtime_that_refuses_or_is_unreachable_is_503_and_nothing_is_stored(

@@ -126,6 +126,20 @@ def test_sandbox_shell_sends_the_token_and_the_workspace_owner(
     assert httpx.get(files, params={"path": "proof.txt"}, headers=headers).status_code == 404  # not unowned
 
 
+def test_the_agents_plain_variables_reach_the_sandbox_command(
+    client: httpx.Client, reference_model_url: str, shellctl_url: str
+) -> None:
+    body = run_body(
+        reference_model_url,
+        "run the command `echo $REGION-$HOME_REGION`",
+        tools=("sandbox_shell",),
+        services={"shellctl_url": shellctl_url},
+    )
+    body["agent"]["env"] = {"REGION": "eu", "HOME_REGION": "west"}
+    result = next(event.data for event in run_events(client, body) if event.name == "tool.result")
+    assert result["output"] == "eu-west\n"
+
+
 def test_sandbox_timeout_is_a_tool_error(
     client: httpx.Client, reference_model_url: str, shellctl_url: str
 ) -> None:

@@ -265,3 +265,16 @@ def test_deleting_an_owner_removes_all_its_workspaces(shellctl: Shellctl) -> Non
 
 def test_unknown_routes_answer_json(shellctl: Shellctl) -> None:
     json_error(shellctl.client.get("/nope"), 404, "not_found")
+
+
+# The run request's `env`: the agent's plain variables reach the command, never the host's,
+# and the sandbox's own variables cannot be replaced through it.
+def test_request_env_reaches_the_command_but_not_over_the_sandbox_variables(shellctl: Shellctl) -> None:
+    session = _session()
+    body = {"command": 'echo "$GREETING|$HOME"', "env": {"GREETING": "hello there", "HOME": "/elsewhere"}}
+    response = shellctl.client.post(f"/sessions/{session}/exec", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["stdout"] == "hello there|/workspace\n"
+    for env in ({"lower": "x"}, {"NUL": "a\x00b"}):
+        bad = shellctl.client.post(f"/sessions/{session}/exec", json={"command": "true", "env": env})
+        assert bad.status_code == 422, bad.text

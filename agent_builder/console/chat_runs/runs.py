@@ -27,7 +27,7 @@ from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentConfig
 from agent_builder.console.schemas.chat import ChatMessage
 from agent_builder.console.schemas.errors import ErrorResponse
-from agent_builder.console.services import conversations, providers, tools
+from agent_builder.console.services import conversations, env_vars, providers, tools
 from agent_builder.console.services.agents import PublishedAgent
 from agent_builder.console.services.conversations import Source
 
@@ -118,7 +118,7 @@ class ChatRuns:
                 "Activate it, or publish the agent with an active model.",
             )
         web_search = tools.web_search_endpoint(self._db) if _enabled(agent.config, "web_search") else None
-        return RunSetup(history, model, web_search)
+        return RunSetup(history, model, web_search, env_vars.run_variables(self._db, agent.id))
 
     async def _drive(
         self, run: ChatRun, client: httpx.AsyncClient, knowledge_token: str | None, agent_version: int

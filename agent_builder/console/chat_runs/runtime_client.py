@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.chat import ChatMessage
-from agent_builder.console.services import providers, tools
+from agent_builder.console.services import env_vars, providers, tools
 from agent_builder.console.services.agents import PublishedAgent
 from agent_builder.runtime import schemas as runtime
 
@@ -37,6 +37,7 @@ class RunSetup:
     history: list[tuple[str, str]]
     model: providers.ModelEndpoint
     web_search: tools.WebSearchEndpoint | None
+    variables: env_vars.RunVariables
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def run_request(
         run_id=message_id,
         agent=runtime.AgentSnapshot(
             name=agent.name,
-            instructions=config.instructions,
+            instructions=env_vars.substitute(config.instructions, setup.variables.all),
             model=runtime.ModelSettings(
                 base_url=setup.model.base_url,
                 api_key=SecretStr(setup.model.api_key),
@@ -80,6 +81,7 @@ def run_request(
             parameters=runtime.Parameters.model_validate(config.parameters.model_dump()),
             tools=[runtime.ToolSetting(name=tool.name, enabled=tool.enabled) for tool in config.tools],
             knowledge=runtime.KnowledgeSettings.model_validate(config.knowledge.model_dump()),
+            env=setup.variables.sandbox,
         ),
         conversation_id=question.conversation_id,
         history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],

@@ -7,6 +7,7 @@ only, so encryption at rest can wrap those two functions and nothing else.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from agent_builder.console.services.env_file import parse_env_file
 from agent_builder.console.services.masking import mask_secret
 
 MAX_ENV_FILE_BYTES = 64 << 10
+_REFERENCE = re.compile(r"\{\{\s*env\.([A-Z_][A-Z0-9_]*)\s*\}\}")
 
 
 def _stored(value: str) -> str:
@@ -177,3 +179,9 @@ def run_variables(db: Database, agent_id: str) -> RunVariables:
     return RunVariables(
         all=values, sandbox={row["name"]: values[row["name"]] for row in rows if not row["secret"]}
     )
+
+
+def substitute(text: str, values: dict[str, str]) -> str:
+    """`{{env.NAME}}` (spaces inside the braces allowed) becomes NAME's value; a reference to an
+    unknown name stays as written, so the author can see it was not replaced."""
+    return _REFERENCE.sub(lambda match: values.get(match[1], match[0]), text)
