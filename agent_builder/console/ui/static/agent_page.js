@@ -53,7 +53,9 @@ export function createPublishBar({ beforePublish = async () => true, onPublished
         showAlert(errorEl, 'Publish failed', ['Your latest changes are not saved.']);
         return;
       }
-      await api.post(`${agentPath}/publish`);
+      const note = byId('publish-note');
+      await api.post(`${agentPath}/publish`, { note: note.value.trim() });
+      note.value = '';
       onPublished(await refresh());
     } catch (err) {
       const reasons = err.code === 'draft_invalid' ? err.body.reasons || [] : [err.message];

@@ -1,6 +1,7 @@
-// Agents roster: search, create (then open the new agent), delete with confirmation.
+// Agents roster: search, create (then open the new agent), duplicate, delete with confirmation.
 import { api } from './api.js';
 import { bindCreateDialog, byId, confirmDialog, h, pageLoaded, showAlert, timeEl } from './dom.js';
+import { openDuplicateDialog } from './duplicate.js';
 
 const PAGE_SIZE = 50;
 const list = byId('agents');
@@ -24,6 +25,10 @@ function row(agent) {
     h('span', { class: published ? 'badge badge-success' : 'badge' },
       published ? `Published v${agent.published_version}` : 'Draft'),
     h('span', { class: 'muted' }, 'Updated ', timeEl(agent.updated_at)),
+    h('button', {
+      type: 'button', class: 'button', 'aria-label': `Duplicate ${agent.name}`,
+      onclick: () => openDuplicateDialog(agent),
+    }, 'Duplicate'),
     h('button', {
       type: 'button', class: 'button danger-quiet', 'aria-label': `Delete ${agent.name}`,
       onclick: (event) => remove(agent, event.currentTarget),

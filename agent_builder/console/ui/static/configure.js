@@ -2,11 +2,16 @@
 //
 // Autosave keeps one rule: the server only ever receives the latest full config, one PUT at a
 // time, with the revision from the previous response. A 409 means someone else saved since we
-// loaded; we stop saving rather than overwrite their work.
+// loaded; we stop saving rather than overwrite their work (draft_sync.js offers "Load latest").
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { bindUpload, byId, formatSize, h, pageLoaded, setFieldError, showAlert, timeEl } from './dom.js';
+import { byId, h, pageLoaded, setFieldError, showAlert } from './dom.js';
+import { CHANGED_ELSEWHERE, createDraftSync } from './draft_sync.js';
+import { loadFiles } from './agent_files.js';
+import { openDuplicateDialog } from './duplicate.js';
+import { loadEnvVars } from './env_vars.js';
 import { guardLeave } from './nav.js';
+import { createVersionHistory } from './versions.js';
 
 const SAVE_DELAY_MS = 500;
 const MAX_QUESTIONS = 5;
@@ -17,7 +22,6 @@ let questions = []; // question rows, including blank ones still being typed (ne
 let models = [];
 let tools = [];
 let datasets = [];
-let files = [];
 
 // ---------------------------------------------------------------- autosave
 
@@ -65,6 +69,7 @@ function flush() {
 
 function onSaved(draft) {
   revision = draft.revision;
+  sync.known(draft);
   if (pending) return; // newer edits are still on their way: keep saying "Saving…"
   showSaveState('Saved');
   publishBar.refresh().catch(() => {}); // the publish state depends on the saved draft
@@ -75,6 +80,7 @@ function onSaveFailed(err) {
   if (err.code === 'revision_conflict') {
     conflict = true;
     showSaveState('Save failed: this agent was changed elsewhere. Reload to get the latest version.');
+    sync.stale();
   } else {
     failed = true;
     showSaveState('Save failed', { retry: true });
@@ -114,7 +120,36 @@ window.addEventListener('pagehide', () => {
   putDraft(revision + 1).catch(() => {});
 });
 
-const publishBar = createPublishBar({ beforePublish: settle });
+const versionHistory = createVersionHistory({ restore: restoreVersion });
+const publishBar = createPublishBar({ beforePublish: settle, onPublished: versionHistory.refresh });
+const sync = createDraftSync({
+  state: () => ({ revision, config, idle: !pending && !saving }),
+  onStale: () => {
+    conflict = true;
+    if (!saveStateEl.textContent.startsWith('Save failed')) showSaveState(CHANGED_ELSEWHERE);
+  },
+  apply: (detail, merged, changed) => {
+    conflict = false;
+    showDraft({ revision: detail.draft.revision, config: merged });
+    publishBar.update(detail);
+    if (changed) edited(); // this tab's own changes, kept on top of the latest draft
+    else showSaveState('Loaded the latest version');
+  },
+});
+
+// A restore is one new revision: it waits for this tab's edits, and is refused (409) when another
+// tab saved since. What is published does not change.
+async function restoreVersion(version) {
+  if (!(await settle())) throw new Error('Your latest changes are not saved.');
+  try {
+    showDraft(await api.post(`${agentPath}/versions/${version}/restore`, { revision }));
+  } catch (err) {
+    if (err.code === 'revision_conflict') onSaveFailed(err);
+    throw err;
+  }
+  showSaveState('Saved');
+  await publishBar.refresh();
+}
 
 // ---------------------------------------------------------------- fields
 
@@ -293,71 +328,41 @@ attachButton.addEventListener('click', () => {
   edited();
 });
 
-// ---------------------------------------------------------------- files (not part of the draft)
-
-const fileInput = byId('file-upload');
-const fileError = byId('file-error');
-const fileStatus = byId('file-status');
-
-function renderFiles() {
-  byId('files').replaceChildren(...(files.length
-    ? files.map((file) => h('li', { class: 'row' },
-      h('span', { class: 'row-main' }, file.name),
-      h('span', { class: 'muted' }, formatSize(file.size)),
-      h('span', { class: 'muted' }, timeEl(file.created_at)),
-      h('button', {
-        type: 'button', class: 'button danger-quiet', 'aria-label': `Delete ${file.name}`,
-        onclick: (event) => deleteFile(file, event.currentTarget),
-      }, 'Delete')))
-    : [h('li', { class: 'empty' }, 'No files yet')]));
-}
-
-async function deleteFile(file, button) {
-  button.disabled = true;
-  showAlert(fileError, '');
-  try {
-    await api.delete(`${agentPath}/files/${encodeURIComponent(file.id)}`);
-    files = files.filter((other) => other.id !== file.id);
-    fileStatus.textContent = `Deleted ${file.name}`;
-    renderFiles();
-    fileInput.focus();
-  } catch (err) {
-    button.disabled = false;
-    showAlert(fileError, `Could not delete ${file.name}: ${err.message}`);
-  }
-}
-
-bindUpload({
-  input: fileInput,
-  statusEl: fileStatus,
-  alertEl: fileError,
-  upload: async (file) => {
-    files = [await api.upload(`${agentPath}/files`, file), ...files];
-    renderFiles();
-  },
-});
-
 // ---------------------------------------------------------------- load
 
 async function load() {
   const detail = await loadAgent('Configure');
   if (!detail) return;
   try {
-    [models, tools, datasets, files] = await Promise.all([
+    [models, tools, datasets] = await Promise.all([
       api.get('/console/api/models').then((body) => body.data),
       api.get('/console/api/tools').then((body) => body.data),
       api.get('/console/api/datasets').then((body) => body.data),
-      api.get(`${agentPath}/files`).then((body) => body.data),
+      loadFiles(),
     ]);
   } catch (err) {
     showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
     return;
   }
-  config = detail.draft.config;
-  revision = detail.draft.revision;
-  questions = [...config.suggested_questions];
   publishBar.update(detail);
+  showDraft(detail.draft);
+  const duplicateButton = byId('duplicate-agent');
+  duplicateButton.addEventListener('click', async () => {
+    if (await settle()) openDuplicateDialog(detail);
+  });
+  duplicateButton.disabled = false;
+  await Promise.all([versionHistory.refresh(), loadEnvVars()]).catch((err) => {
+    showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
+  });
+  fields.disabled = false;
+}
 
+// Shows a draft in every field: at load, after a restore and after "Load latest".
+function showDraft(draft) {
+  config = structuredClone(draft.config);
+  revision = draft.revision;
+  sync.known(draft);
+  questions = [...config.suggested_questions];
   byId('instructions').value = config.instructions;
   byId('opening-statement').value = config.opening_statement;
   byId('temperature').value = config.parameters.temperature;
@@ -368,8 +373,6 @@ async function load() {
   renderQuestions();
   renderTools();
   renderKnowledge();
-  renderFiles();
-  fields.disabled = false;
 }
 
 load().finally(pageLoaded);
