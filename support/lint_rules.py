@@ -22,6 +22,7 @@ from support.tags import (
     RUNNABLE_AGENT_STEP,
     RUNTIME_READINESS_STEP,
     SETUP_PREREQUISITES,
+    TAG_STEPS,
     combination_problems,
     needs_of,
 )
@@ -77,6 +78,10 @@ def case_problems(shown: str, case: LintCase, steps: StepDefinitions | None) -> 
                 f'{tag} needs the fixture step "Given {fixture_step}": add it before the steps that use it'
             )
             problems.append(Problem(shown, case.line, "fixture-without-step", message))
+    for tag, required in TAG_STEPS.items():
+        if tag in case.tags and required not in texts:
+            message = f'{tag} needs the step "{required}": add it to the scenario'
+            problems.append(Problem(shown, case.line, "tag-without-step", message))
     for index, step in enumerate(case.steps):
         problems += _step_problems(
             shown, case, step, texts[:index], steps, quiet_fixtures=bool(core_fixtures)

@@ -21,8 +21,9 @@ EXTERNAL_TOOL = "@external-tool"
 AGENT_BACKEND_RUNTIME = "@agent-backend-runtime"
 WEB_APP_RUNTIME = "@web-app-runtime"
 SERVICE_API_RUNTIME = "@service-api-runtime"
+AXE = "@axe"
 
-EXECUTION_TAGS = frozenset({CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME})
+EXECUTION_TAGS = frozenset({CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME, AXE})
 RUNTIME_SURFACE_TAGS = frozenset({WEB_APP_RUNTIME, SERVICE_API_RUNTIME})
 RUNTIME_TAGS = RUNTIME_SURFACE_TAGS | {AGENT_BACKEND_RUNTIME}
 
@@ -54,15 +55,29 @@ SETUP_PREREQUISITES: Mapping[str, str] = {
     DECISION_AGENT_STEP: DECISION_MODEL_STEP,
 }
 
+# Accessibility: `@axe` scenarios scan pages with axe-core on the embedded console (like @core,
+# they need no seed, model or runtime: a web app comes from the test seeding router), so they
+# combine with no other execution, runtime or fixture tag. Their rule-set tag never changes
+# execution; it chooses the axe rules: WCAG 2.0/2.1 level A, or A and AA.
+AXE_SCAN_STEP = "the page has no accessibility violations"
+RULE_SET_TAGS: Mapping[str, tuple[str, ...]] = {
+    "@wcag-a": ("wcag2a", "wcag21a"),
+    "@wcag-aa": ("wcag2a", "wcag21a", "wcag2aa", "wcag21aa"),
+}
+AXE_EXCLUSIVE_TAGS = (EXECUTION_TAGS - {AXE}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
+# Tag -> a step (text after the keyword) every scenario with that tag must contain.
+TAG_STEPS: Mapping[str, str] = {AXE: AXE_SCAN_STEP}
+
 # Left-over markers: a scenario is either in a lane or deleted, never parked.
 FORBIDDEN_TAGS = frozenset({"@skip", "@wip"})
-KNOWN_TAGS = EXECUTION_TAGS | RUNTIME_SURFACE_TAGS | frozenset(FIXTURE_STEPS)
+KNOWN_TAGS = EXECUTION_TAGS | RUNTIME_SURFACE_TAGS | frozenset(FIXTURE_STEPS) | frozenset(RULE_SET_TAGS)
 
 # Lane name -> behave/cucumber tag expression; None runs every scenario.
 LANES: Mapping[str, str | None] = {
     "pr": CORE,
     "post-merge": f"{PREPARED} or {AGENT_BACKEND_RUNTIME} or {EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
     "external": f"{EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
+    "a11y": AXE,
     "full": None,
 }
 
@@ -88,10 +103,41 @@ def combination_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
     if not tags & EXECUTION_TAGS:
         message = f"no lane runs a scenario without an execution tag; add one of {', '.join(sorted(EXECUTION_TAGS))}"
         problems.append(("no-execution-tag", message))
+    problems += _axe_problems(tags)
     surfaces = sorted(tags & RUNTIME_SURFACE_TAGS)
     if surfaces and AGENT_BACKEND_RUNTIME not in tags:
         message = f"{', '.join(surfaces)} chats through the agent runtime; add {AGENT_BACKEND_RUNTIME}"
         problems.append(("surface-without-runtime", message))
+    return problems
+
+
+def rule_set(tags: AbstractSet[str]) -> tuple[str, ...]:
+    """The axe rule tags an @axe scenario's rule-set tag chooses (its tags written with `@`)."""
+    chosen = sorted(tags & RULE_SET_TAGS.keys())
+    if len(chosen) != 1:
+        raise ValueError(
+            f"an {AXE} scenario needs exactly one of {', '.join(RULE_SET_TAGS)}; it has {chosen}"
+        )
+    return RULE_SET_TAGS[chosen[0]]
+
+
+def _axe_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
+    problems: list[tuple[str, str]] = []
+    rule_sets = sorted(tags & RULE_SET_TAGS.keys())
+    if AXE in tags:
+        clashing = sorted(tags & AXE_EXCLUSIVE_TAGS)
+        if clashing:
+            message = (
+                f"{AXE} cannot be combined with {', '.join(clashing)}: the a11y lane scans pages on the "
+                "embedded console, without seed, models or runtime"
+            )
+            problems.append(("axe-exclusive", message))
+        if len(rule_sets) != 1:
+            message = f"an {AXE} scenario chooses its rules with exactly one of {', '.join(RULE_SET_TAGS)}"
+            problems.append(("axe-rule-set", message))
+    elif rule_sets:
+        message = f"{', '.join(rule_sets)} chooses the rules of an accessibility scan; add {AXE}"
+        problems.append(("rule-set-without-axe", message))
     return problems
 
 

@@ -26,16 +26,23 @@ from support.api.models import (
     DatasetList,
     Document,
     DocumentList,
+    Draft,
     DraftUpdate,
+    EnvVar,
+    EnvVarCreate,
+    EnvVarList,
     Model,
     Provider,
     ProviderList,
+    PublishedVersionList,
+    PublishRequest,
     PublishResult,
     RetrieveResponse,
     SegmentList,
     ToolCredential,
     ToolCredentialList,
     ToolList,
+    VersionRestore,
 )
 
 SESSION_COOKIE = "ab_session"
@@ -81,6 +88,11 @@ class ConsoleClient:
             headers={"Authorization": f"Bearer {token}"},
             timeout=15.0,
         )
+
+    @property
+    def token(self) -> str:
+        """The session's bearer token, for the console's other clients (the test seeding router)."""
+        return self._token
 
     def storage_state(self) -> dict[str, Any]:
         """Playwright storage state holding the signed-in session cookie."""
@@ -129,8 +141,23 @@ class ConsoleClient:
         _raise_for_error(self._http.put(f"/agents/{agent_id}/draft", json=body))
         return self.get_agent(agent_id)
 
-    def publish_agent(self, agent_id: str) -> PublishResult:
-        return self._call("POST", f"/agents/{agent_id}/publish", PublishResult)
+    def publish_agent(self, agent_id: str, note: str = "") -> PublishResult:
+        body = PublishRequest(note=note).model_dump()
+        return self._call("POST", f"/agents/{agent_id}/publish", PublishResult, json=body)
+
+    def list_versions(self, agent_id: str) -> PublishedVersionList:
+        return self._call("GET", f"/agents/{agent_id}/versions", PublishedVersionList)
+
+    def restore_version(self, agent_id: str, version: int) -> Draft:
+        body = VersionRestore(revision=self.get_agent(agent_id).draft.revision).model_dump()
+        return self._call("POST", f"/agents/{agent_id}/versions/{version}/restore", Draft, json=body)
+
+    def create_env_var(self, agent_id: str, name: str, value: str, secret: bool) -> EnvVar:
+        body = EnvVarCreate(name=name, value=value, secret=secret).model_dump()
+        return self._call("POST", f"/agents/{agent_id}/env-vars", EnvVar, json=body)
+
+    def list_env_vars(self, agent_id: str) -> EnvVarList:
+        return self._call("GET", f"/agents/{agent_id}/env-vars", EnvVarList)
 
     def set_access(
         self, agent_id: str, *, web_app_enabled: bool | None = None, service_api_enabled: bool | None = None

@@ -26,8 +26,17 @@ class PublishBar:
     def publish(self) -> None:
         self.root.get_by_role("button", name="Publish").click()
 
+    def publish_with_note(self, note: str) -> None:
+        self.root.get_by_label("Version note", exact=True).fill(note)
+        self.publish()
+
     def retry(self) -> None:
         self.root.get_by_role("button", name="Retry").click()
+
+    @property
+    def load_latest(self) -> Locator:
+        """Offered when the draft was changed in another tab (or by another user)."""
+        return self.root.get_by_role("button", name="Load latest")
 
     @property
     def publish_error(self) -> Locator:

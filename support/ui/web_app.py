@@ -77,6 +77,12 @@ class WebAppPage:
     def site_token(self) -> str:
         return self.page.url.rstrip("/").split("/")[-1]
 
+    def resume_conversation(self, conversation_id: str) -> None:
+        """Make the web app resume this conversation, as it does after a reload."""
+        key = f"agent-builder.conversation.{self.site_token()}"
+        self.page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, conversation_id])
+        self.page.reload()
+
     def stored_conversation_id(self) -> str | None:
         """The conversation the web app resumes after a reload: it keeps the id in localStorage."""
         key = f"agent-builder.conversation.{self.site_token()}"

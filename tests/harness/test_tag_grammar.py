@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from behave.tag_expression import make_tag_expression
 
-from support.tags import LANES, behave_args, combination_problems
+from support.tags import LANES, behave_args, combination_problems, rule_set
 
 
 def selects(lane: str, *tags: str) -> bool:
@@ -15,7 +15,7 @@ def selects(lane: str, *tags: str) -> bool:
 
 
 def test_lane_names() -> None:
-    assert list(LANES) == ["pr", "post-merge", "external", "full"]
+    assert list(LANES) == ["pr", "post-merge", "external", "a11y", "full"]
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,10 @@ def test_lane_names() -> None:
         ("external", ("@external-tool",), True),
         ("external", ("@prepared",), False),
         ("external", ("@agent-backend-runtime",), False),
+        ("a11y", ("@axe", "@wcag-aa"), True),
+        ("a11y", ("@core",), False),
+        ("pr", ("@axe", "@wcag-a"), False),
+        ("post-merge", ("@axe", "@wcag-aa"), False),
     ],
 )
 def test_lane_selection(lane: str, tags: tuple[str, ...], selected: bool) -> None:
@@ -43,7 +47,7 @@ def test_full_lane_passes_no_tag_filter() -> None:
 
 
 def test_unknown_lane_lists_the_lanes() -> None:
-    with pytest.raises(ValueError, match="pr, post-merge, external, full"):
+    with pytest.raises(ValueError, match="pr, post-merge, external, a11y, full"):
         behave_args("nightly")
 
 
@@ -61,3 +65,19 @@ def test_combination_rules() -> None:
     assert [rule for rule, _ in combination_problems({"@prepared", "@web-app-runtime"})] == [
         "surface-without-runtime"
     ]
+
+
+def test_axe_scenarios_choose_one_rule_set_and_stand_alone() -> None:
+    assert combination_problems({"@axe", "@wcag-aa"}) == []
+    assert [rule for rule, _ in combination_problems({"@axe"})] == ["axe-rule-set"]
+    assert [rule for rule, _ in combination_problems({"@axe", "@wcag-a", "@wcag-aa"})] == ["axe-rule-set"]
+    [(rule, message)] = combination_problems({"@axe", "@wcag-a", "@prepared", "@stable-model"})
+    assert rule == "axe-exclusive" and "@prepared, @stable-model" in message
+    assert [rule for rule, _ in combination_problems({"@core", "@wcag-aa"})] == ["rule-set-without-axe"]
+
+
+def test_rule_set_tags_choose_the_axe_rules() -> None:
+    assert rule_set({"@axe", "@wcag-a"}) == ("wcag2a", "wcag21a")
+    assert rule_set({"@axe", "@wcag-aa"}) == ("wcag2a", "wcag21a", "wcag2aa", "wcag21aa")
+    with pytest.raises(ValueError, match="exactly one"):
+        rule_set({"@axe"})

@@ -1,0 +1,40 @@
+"""State only the test seeding router can create: a published agent without a model provider,
+and backdated conversations. Both belong to the scenario's agent and go with it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from support.api.test_seed import TestSeedClient
+from support.api_setup.agents import current_agent, remember_agent
+from support.world import World
+
+# Far enough in the past that a backdated message can never be mistaken for one sent now.
+SEEDED_DAY = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _client(world: World) -> TestSeedClient:
+    client = TestSeedClient(world.console_url, world.console.token)
+    world.register_cleanup(client.close, "test seeding client")
+    return client
+
+
+def publish_without_model(world: World, note: str = "") -> None:
+    """The agent's draft published as it is: a web app for lanes that have no model provider."""
+    agent = current_agent(world)
+    _client(world).publish(agent.id, note)
+    remember_agent(world, world.console.get_agent(agent.id), "agent")
+
+
+def seed_exchanges_out_of_order(world: World, questions: list[str]) -> str:
+    """A web app conversation of one exchange per question, the n-th a day after the one before,
+    handed to the router out of order (the first one last); returns its id."""
+    days = list(enumerate(questions))
+    messages: list[dict[str, str]] = []
+    for day, question in days[1:] + days[:1]:
+        when = (SEEDED_DAY + timedelta(days=day)).isoformat()
+        messages += [
+            {"role": "user", "content": question, "created_at": when},
+            {"role": "assistant", "content": f"Answer to: {question}", "created_at": when},
+        ]
+    return _client(world).conversation(current_agent(world).id, SEEDED_DAY, messages)

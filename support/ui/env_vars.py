@@ -1,0 +1,91 @@
+"""Environment variables in the configure page's advanced settings: the list, the add/edit
+dialog, deleting, and importing a `.env` file with its report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class EnvVarDialog:
+    root: Locator
+
+    @property
+    def name(self) -> Locator:
+        return self.root.get_by_label("Name", exact=True)
+
+    @property
+    def value(self) -> Locator:
+        return self.root.get_by_label("Value", exact=True)
+
+    @property
+    def secret(self) -> Locator:
+        return self.root.get_by_role("checkbox", name="Secret (write-only, not passed to sandbox commands)")
+
+    def save(self) -> None:
+        self.root.get_by_role("button", name="Save variable").click()
+
+    def field_error(self, text: str) -> Locator:
+        return self.root.get_by_text(text)
+
+
+@dataclass(frozen=True)
+class EnvVarsSection:
+    page: Page
+
+    @property
+    def root(self) -> Locator:
+        return self.page.get_by_role("region", name="Environment variables", exact=True)
+
+    def row(self, name: str) -> Locator:
+        return self.root.get_by_role("row").filter(
+            has=self.page.get_by_role("rowheader", name=name, exact=True)
+        )
+
+    def value_of(self, name: str) -> Locator:
+        return self.row(name).get_by_role("cell").first
+
+    @property
+    def rows(self) -> Locator:
+        return self.root.get_by_role("rowheader")
+
+    def open_add(self) -> EnvVarDialog:
+        self.root.get_by_role("button", name="Add variable").click()
+        return self.dialog("Add variable")
+
+    def open_edit(self, name: str) -> EnvVarDialog:
+        self.root.get_by_role("button", name=f"Edit {name}", exact=True).click()
+        return self.dialog(f"Edit {name}")
+
+    def dialog(self, title: str) -> EnvVarDialog:
+        return EnvVarDialog(self.page.get_by_role("dialog", name=title, exact=True))
+
+    def add(self, name: str, value: str, *, secret: bool = False) -> None:
+        dialog = self.open_add()
+        dialog.name.fill(name)
+        dialog.value.fill(value)
+        dialog.secret.set_checked(secret)
+        dialog.save()
+
+    def delete(self, name: str) -> None:
+        self.root.get_by_role("button", name=f"Delete {name}", exact=True).click()
+        self.page.get_by_role("dialog", name=f"Delete {name}?").get_by_role("button", name="Delete").click()
+
+    def import_file(self, name: str, content: bytes) -> None:
+        self.root.get_by_label("Import .env file", exact=True).set_input_files(
+            files=[{"name": name, "mimeType": "text/plain", "buffer": content}]
+        )
+
+    def says(self, text: str) -> Locator:
+        """A message of the section's own: what was saved, deleted or imported."""
+        return self.root.get_by_role("status").filter(has_text=text)
+
+    @property
+    def skipped_lines(self) -> Locator:
+        return self.root.get_by_role("list", name="Skipped lines").get_by_role("listitem")
+
+    @property
+    def error(self) -> Locator:
+        return self.root.get_by_role("alert")

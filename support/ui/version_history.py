@@ -1,0 +1,44 @@
+"""The configure page's version history: the published versions and the read-only view of one,
+with "Restore to draft"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Locator, Page
+
+
+@dataclass(frozen=True)
+class VersionDialog:
+    root: Locator
+
+    @property
+    def instructions(self) -> Locator:
+        return self.root.get_by_label("Instructions of this version", exact=True)
+
+    def restore(self) -> None:
+        self.root.get_by_role("button", name="Restore to draft").click()
+
+    def close(self) -> None:
+        self.root.get_by_role("button", name="Close").click()
+
+
+@dataclass(frozen=True)
+class VersionHistory:
+    page: Page
+
+    @property
+    def root(self) -> Locator:
+        return self.page.get_by_role("region", name="Version history", exact=True)
+
+    @property
+    def versions(self) -> Locator:
+        """The list's entries, newest first."""
+        return self.root.get_by_role("list", name="Published versions").get_by_role("listitem")
+
+    def open(self, version: int) -> VersionDialog:
+        self.root.get_by_role("button", name=f"Open version {version}", exact=True).click()
+        return self.dialog(version)
+
+    def dialog(self, version: int) -> VersionDialog:
+        return VersionDialog(self.page.get_by_role("dialog", name=f"Version {version}", exact=True))
