@@ -66,6 +66,11 @@ def step_other_tab_saves(context: Context, instructions: str) -> None:
     change_draft(context.world, instructions=instructions)
 
 
+@given('the agent greets with "{opening}" and suggests "{first}" and "{second}" via API')
+def step_greeting_via_api(context: Context, opening: str, first: str, second: str) -> None:
+    change_draft(context.world, opening_statement=opening, suggested_questions=[first, second])
+
+
 @given('the agent has the tool "{tool}" enabled via API')
 def step_tool_enabled_via_api(context: Context, tool: str) -> None:
     """Enable a tool in the agent's draft through the API (setup)."""

@@ -47,6 +47,7 @@ class FixturesState:
 class ConfigureState:
     agent: AgentDetail | None = None  # the agent "the agent" refers to: the last one created
     agents_by_label: dict[str, AgentDetail] = field(default_factory=dict)
+    second_tab: Page | None = None  # another tab of the same browser, for concurrent edits
 
 
 @dataclass(slots=True)

@@ -149,12 +149,29 @@ def dump_cassette(cassette: Cassette, secrets: tuple[str, ...] = ()) -> str:
 
 
 def write_cassette(path: Path, cassette: Cassette, secrets: tuple[str, ...] = ()) -> None:
+    """Writes the cassette; a re-recording that differs only in its time keeps the file as it
+    was, so recording again leaves an unchanged conversation byte-identical."""
     try:
         text = dump_cassette(cassette, secrets)
+        previous = _previous_recorded_at(path)
+        if previous is not None:
+            unchanged = dump_cassette(cassette.model_copy(update={"recorded_at": previous}), secrets)
+            if unchanged == path.read_text(encoding="utf-8"):
+                return
     except ValueError as error:
         raise CassetteError(path, str(error)) from error
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def _previous_recorded_at(path: Path) -> str | None:
+    """The recording time of the cassette already at `path`, if one loads from there."""
+    if not path.is_file():
+        return None
+    try:
+        return load_cassette(path).recorded_at
+    except CassetteError:
+        return None
 
 
 def _describe(error: ValidationError) -> str:

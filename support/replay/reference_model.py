@@ -20,7 +20,9 @@ The reply is a pure function of the conversation (no clock, no randomness; ids a
    - `set PATH to VALUE in this JSON: {...}` -> `json_replace {"json", "path", "value"}`.
    (X loses trailing whitespace and `.`, `?`, `!`; phrases match case-insensitively.)
 3. `reply with exactly: X` -> `X`.
-4. Anything else -> `You said: <last user message>`.
+4. `what are your instructions` -> `My instructions: <the system message>` (what the product sent
+   as instructions, after any substitution; `(none)` without a system message).
+5. Anything else -> `You said: <last user message>`.
 
 Streaming sends several chunks per reply, like OpenAI: the text in pieces of about three words, tool
 call arguments in pieces of a few characters, then a usage chunk if `stream_options.include_usage`.
@@ -88,6 +90,7 @@ _TOOL_RULES: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[st
     ),
 )
 _EXACT = re.compile(r"reply with exactly:\s*(.+)", re.IGNORECASE | re.DOTALL)
+_INSTRUCTIONS = re.compile(r"what are your instructions", re.IGNORECASE)
 
 
 def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
@@ -104,6 +107,9 @@ def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
             return Reply(tool_call=ToolCall(tool, arguments(match)))
     if match := _EXACT.search(user):
         return Reply(text=match[1].strip())
+    if _INSTRUCTIONS.search(user):
+        system = "\n".join(_text(m.get("content")) for m in messages if m.get("role") == "system").strip()
+        return Reply(text=f"My instructions: {system or '(none)'}")
     return Reply(text=f"You said: {user}")
 
 

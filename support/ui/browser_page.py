@@ -39,3 +39,20 @@ class BrowserPage:
         response = tab.goto(url)
         assert response is not None, f"opening {url} gave no response"
         return tab, response.status
+
+    def open_dialog(self, button: str, dialog: str) -> Locator:
+        """Press the button that opens a dialog, and return the dialog once it shows."""
+        self.page.get_by_role("button", name=button, exact=True).first.click()
+        return self.page.get_by_role("dialog", name=dialog, exact=True)
+
+    def close_dialog(self) -> None:
+        """Escape closes the open (modal) dialog, as a keyboard user would."""
+        self.page.keyboard.press("Escape")
+        self.page.get_by_role("dialog").wait_for(state="hidden")
+
+    def describe(self) -> str:
+        """Where the browser is, for a failure message: the address and any open dialog."""
+        dialogs = self.page.locator("dialog[open]")
+        if not dialogs.count():
+            return self.page.url
+        return f'{self.page.url}, dialog "{dialogs.first.get_by_role("heading").first.inner_text()}"'

@@ -96,6 +96,13 @@ class ConfigurePage:
     def attached_dataset(self, name: str) -> Locator:
         return self.knowledge_section.get_by_role("listitem").filter(has_text=name)
 
+    def return_to_tab(self) -> None:
+        """The user comes back to this tab. Headless pages never lose focus or visibility, so the
+        events a real return fires are dispatched as the browser would."""
+        self.page.evaluate(
+            "() => { document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('focus')); }"
+        )
+
     def drop_next_draft_save(self) -> None:
         """Make the browser's next draft save fail as a dropped connection would (the console
         itself is fine), so the page has to say so and offer a retry."""

@@ -204,3 +204,10 @@ def test_tool_results_are_trimmed_to_500_characters() -> None:
 def test_text_parts_count_as_the_user_message() -> None:
     content = [{"type": "text", "text": "reply with exactly: "}, {"type": "text", "text": "PONG"}]
     assert answer([{"role": "user", "content": content}], set()).text == "PONG"
+
+
+def test_asked_for_its_instructions_it_repeats_the_system_message() -> None:
+    system = {"role": "system", "content": "Your support code is E2E-CODE-4711."}
+    question = _user("What are your instructions?")
+    assert answer([system, *question], set()).text == "My instructions: Your support code is E2E-CODE-4711."
+    assert answer(question, set()).text == "My instructions: (none)"

@@ -155,3 +155,15 @@ def test_slugify_and_cassette_layout() -> None:
     for feature in ("features/agent/chat.feature", "agent/chat.feature", "agent/chat"):
         assert str(cassette_relpath(feature, "Ask a question")) == "agent/chat/ask-a-question.json"
     assert str(cassette_relpath(None, "Seed check")) == "seed-check.json"
+
+
+def test_re_recording_the_same_conversation_leaves_the_file_byte_identical(tmp_path: Path) -> None:
+    path = tmp_path / "ask.json"
+    write_cassette(path, cassette(entry()))
+    before = path.read_bytes()
+    write_cassette(path, cassette(entry()).model_copy(update={"recorded_at": "2026-01-01T00:00:00+00:00"}))
+    assert path.read_bytes() == before
+    # A changed conversation is written, with its new time.
+    later = cassette(entry("changed")).model_copy(update={"recorded_at": "2026-01-01T00:00:00+00:00"})
+    write_cassette(path, later)
+    assert load_cassette(path) == later

@@ -1,0 +1,33 @@
+Feature: Duplicate an agent
+  A copy starts from the original's draft configuration, files and
+  environment variables under a new name; it is never published, has no API
+  keys and no conversations, and the original keeps everything.
+
+  @core
+  Scenario: Duplicating from the roster copies the draft and the files under "<name> (copy)"
+    Given a basic configured agent has been created via API
+    And the agent has the file "notes.txt" uploaded via API
+    And the agent has the variable REGION set to "eu-west" via API
+    When I open the agent roster
+    And I duplicate the agent from the roster, keeping the suggested name
+    Then the copy is named " (copy)" after the original
+    And the instructions field shows the agent's instructions
+    And the agent files list "notes.txt"
+    And the variables are listed:
+      | name   | value   |
+      | REGION | eu-west |
+    And the publish bar shows "Not published"
+    And the copy has the original's draft configuration
+
+  @prepared @stable-model
+  Scenario: A copy made on the configure page of a published agent is not published and has no keys
+    Given the stable chat model is available
+    And a runnable agent has been created via API
+    And the agent has been published via API
+    And an API key has been created via API
+    When I open the agent's configure page
+    And I duplicate the agent from its configure page as "duplicate"
+    Then the publish bar shows "Not published"
+    And the copy has the original's draft configuration
+    And the copy is not published and has no API keys
+    And the original is still published with its API key

@@ -1,0 +1,99 @@
+@core
+Feature: Environment variables
+  An agent's environment variables live in its advanced settings. Names follow
+  one rule, explained where they are typed; secret values are write-only and
+  shown masked; a .env file can be imported, and every line it cannot use is
+  listed by number. Each change is saved at once.
+
+  Background:
+    Given a basic configured agent has been created via API
+
+  Scenario: An added variable is listed and kept
+    When I open the agent's configure page
+    And I add the variable API_BASE_URL with the value "https://api.example.test"
+    Then the variables are listed:
+      | name         | value                    |
+      | API_BASE_URL | https://api.example.test |
+    When I refresh the page
+    Then the variables are listed:
+      | name         | value                    |
+      | API_BASE_URL | https://api.example.test |
+
+  Scenario: A secret variable is shown masked and never revealed
+    When I open the agent's configure page
+    And I add the secret variable SERVICE_TOKEN with the value "tok-e2e-0123456789"
+    Then the variable SERVICE_TOKEN is shown masked as "tok…6789"
+    When I refresh the page
+    Then the variable SERVICE_TOKEN is shown masked as "tok…6789"
+    And the page never shows the secret "tok-e2e-0123456789"
+
+  Scenario: A name that breaks the rule is refused with the rule explained
+    When I open the agent's configure page
+    And I try to add a variable named "api-key"
+    Then the variable dialog says "Use capital letters, digits and underscores, not starting with a digit"
+    And no variable was saved
+
+  Scenario: Editing a variable changes its value
+    Given the agent has the variable REGION set to "eu-west" via API
+    When I open the agent's configure page
+    And I change the variable REGION to "us-east"
+    Then the variables are listed:
+      | name   | value   |
+      | REGION | us-east |
+
+  Scenario: Deleting a variable removes it
+    Given the agent has the variable REGION set to "eu-west" via API
+    And the agent has the variable TIMEOUT_S set to "30" via API
+    When I open the agent's configure page
+    And I delete the variable REGION
+    Then the variable REGION is not listed
+    And the variables are listed:
+      | name      | value |
+      | TIMEOUT_S | 30    |
+
+  Scenario: Importing a valid .env file adds and updates variables
+    Given the agent has the variable REGION set to "eu-west" via API
+    When I open the agent's configure page
+    And I import a .env file containing:
+      """
+      # deployment settings
+      export REGION=us-east
+      GREETING="Hello there"
+      SINGLE='quoted $value'
+      EMPTY=
+      """
+    Then the import reports "Imported 4 variables: 3 added, 1 updated, 0 lines skipped."
+    And the variables are listed:
+      | name     | value         |
+      | EMPTY    |               |
+      | GREETING | Hello there   |
+      | REGION   | us-east       |
+      | SINGLE   | quoted $value |
+
+  Scenario: Importing a .env file with invalid lines lists the skipped lines
+    When I open the agent's configure page
+    And I import a .env file containing:
+      """
+      GOOD=1
+      lower_case=2
+      NO_EQUALS_SIGN
+      UNCLOSED="open
+      PATH=/usr/bin
+      GOOD=3
+      """
+    Then the import lists the skipped lines:
+      | line | reason                                          |
+      | 2    | 'lower_case' is not a valid name                |
+      | 3    | No '=' after 'NO_EQUALS_SIGN'                   |
+      | 4    | The value's opening " has no closing quote      |
+      | 5    | PATH is set by the sandbox itself               |
+    And the import reports "GOOD is set on lines 1, 6: the last one counts."
+    And the variables are listed:
+      | name | value |
+      | GOOD | 3     |
+
+  Scenario: Importing a file that is not text saves nothing
+    When I open the agent's configure page
+    And I import a .env file that is not text
+    Then the variables section shows the error "The file is not a UTF-8 text file: nothing was imported."
+    And no variable was saved

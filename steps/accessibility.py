@@ -1,0 +1,54 @@
+"""Accessibility scans (@axe): the page as it is now, checked by axe-core with the rules the
+scenario's rule-set tag chooses (@wcag-a or @wcag-aa, support/tags.py), and the few sentences
+that put a page into a state worth scanning (a dialog open, a missing page)."""
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.accessibility import report, scan
+from support.api_setup.agents import current_agent
+from support.tags import AXE_SCAN_STEP, rule_set
+from support.ui.browser_page import BrowserPage
+from support.ui.duplicate_dialog import DuplicateDialog
+from support.ui.roster import RosterPage
+from support.world import World
+
+MISSING_PAGE = "/no-such-page"
+
+
+@then(AXE_SCAN_STEP)
+def step_no_violations(context: Context) -> None:
+    world: World = context.world
+    rules = rule_set({f"@{tag}" for tag in context.scenario.effective_tags})
+    violations = scan(world.page, rules)
+    assert not violations, report(BrowserPage(world.page).describe(), violations)
+
+
+@when('I open the "{dialog}" dialog with the "{button}" button')
+def step_open_dialog(context: Context, dialog: str, button: str) -> None:
+    expect(BrowserPage(context.world.page).open_dialog(button, dialog)).to_be_visible()
+
+
+@when("I close the dialog")
+def step_close_dialog(context: Context) -> None:
+    BrowserPage(context.world.page).close_dialog()
+
+
+@when("I open the agent's duplicate dialog from the roster")
+def step_open_duplicate_dialog(context: Context) -> None:
+    world: World = context.world
+    expect(DuplicateDialog.open_from_roster(world.page, current_agent(world).name).root).to_be_visible()
+
+
+@when("I open the agent's delete dialog from the roster")
+def step_open_delete_dialog(context: Context) -> None:
+    world: World = context.world
+    expect(RosterPage(world.page).start_delete(current_agent(world).name).root).to_be_visible()
+
+
+@when("I open a console address that does not exist")
+def step_open_missing(context: Context) -> None:
+    world: World = context.world
+    world.open(MISSING_PAGE)
+    expect(world.page.get_by_role("heading", name="Page not found")).to_be_visible()

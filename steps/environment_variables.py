@@ -1,0 +1,112 @@
+"""Environment variables in the configure page's advanced settings: adding, editing, deleting,
+secrets shown masked, and importing a .env file."""
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api_setup.env_vars import add_env_var, env_vars
+from support.ui.env_vars import EnvVarsSection
+from support.world import World
+
+# Invalid UTF-8 with NUL bytes: what an image or an archive looks like to a text reader.
+NOT_TEXT = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe"
+
+
+def _section(world: World) -> EnvVarsSection:
+    return EnvVarsSection(world.page)
+
+
+@given('the agent has the variable {name} set to "{value}" via API')
+def step_variable_via_api(context: Context, name: str, value: str) -> None:
+    add_env_var(context.world, name, value)
+
+
+@given('the agent has the secret variable {name} set to "{value}" via API')
+def step_secret_via_api(context: Context, name: str, value: str) -> None:
+    add_env_var(context.world, name, value, secret=True)
+
+
+@when('I add the variable {name} with the value "{value}"')
+def step_add_variable(context: Context, name: str, value: str) -> None:
+    _section(context.world).add(name, value)
+
+
+@when('I add the secret variable {name} with the value "{value}"')
+def step_add_secret(context: Context, name: str, value: str) -> None:
+    _section(context.world).add(name, value, secret=True)
+
+
+@when('I try to add a variable named "{name}"')
+def step_try_bad_name(context: Context, name: str) -> None:
+    _section(context.world).add(name, "any value")
+
+
+@when('I change the variable {name} to "{value}"')
+def step_edit_variable(context: Context, name: str, value: str) -> None:
+    dialog = _section(context.world).open_edit(name)
+    dialog.value.fill(value)
+    dialog.save()
+
+
+@when("I delete the variable {name}")
+def step_delete_variable(context: Context, name: str) -> None:
+    _section(context.world).delete(name)
+
+
+@when("I import a .env file containing:")
+def step_import(context: Context) -> None:
+    _section(context.world).import_file(".env", context.text.encode())
+
+
+@when("I import a .env file that is not text")
+def step_import_binary(context: Context) -> None:
+    _section(context.world).import_file("picture.env", NOT_TEXT)
+
+
+@then("the variables are listed:")
+def step_variables_listed(context: Context) -> None:
+    section = _section(context.world)
+    expect(section.rows).to_have_count(len(context.table.rows))
+    for row in context.table:
+        expect(section.value_of(row["name"])).to_have_text(row["value"])
+
+
+@then("the variable {name} is not listed")
+def step_variable_gone(context: Context, name: str) -> None:
+    expect(_section(context.world).row(name)).to_have_count(0)
+
+
+@then('the variable {name} is shown masked as "{masked}"')
+def step_variable_masked(context: Context, name: str, masked: str) -> None:
+    expect(_section(context.world).value_of(name)).to_have_text(f"{masked} Secret")
+
+
+@then('the variable dialog says "{text}"')
+def step_dialog_says(context: Context, text: str) -> None:
+    expect(_section(context.world).dialog("Add variable").field_error(text)).to_be_visible()
+
+
+@then("no variable was saved")
+def step_nothing_saved(context: Context) -> None:
+    assert env_vars(context.world) == {}, env_vars(context.world)
+    expect(_section(context.world).rows).to_have_count(0)
+
+
+@then('the import reports "{text}"')
+def step_import_reports(context: Context, text: str) -> None:
+    expect(_section(context.world).says(text)).to_be_visible()
+
+
+@then("the import lists the skipped lines:")
+def step_skipped_lines(context: Context) -> None:
+    lines = _section(context.world).skipped_lines
+    expected = [f"Line {row['line']}: {row['reason']}" for row in context.table]
+    expect(lines).to_have_count(len(expected))
+    for line, text in zip(lines.all(), expected, strict=True):
+        expect(line).to_contain_text(text)
+
+
+@then('the variables section shows the error "{text}"')
+def step_section_error(context: Context, text: str) -> None:
+    expect(_section(context.world).error).to_contain_text(text)

@@ -1,0 +1,41 @@
+"""Conversation history written through the test seeding router, as the web app shows it."""
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api_setup.access import published_access
+from support.api_setup.test_seed import publish_without_model, seed_exchanges_out_of_order
+from support.ui.web_app import WebAppPage
+from support.world import World
+
+
+@given("the agent has been published via the test seeding router")
+def step_seed_published(context: Context) -> None:
+    publish_without_model(context.world)
+
+
+@given("a web app conversation with these backdated exchanges has been seeded out of order:")
+def step_seed_history(context: Context) -> None:
+    world: World = context.world
+    questions = [row["question"] for row in context.table]
+    context.world.agent_builder.runtime.conversation_id = seed_exchanges_out_of_order(world, questions)
+
+
+@when("I open the agent's web app on the seeded conversation")
+def step_open_seeded(context: Context) -> None:
+    world: World = context.world
+    conversation_id = world.agent_builder.runtime.conversation_id
+    assert conversation_id, "no conversation was seeded in this scenario"
+    world.page.goto(published_access(world).web_app_url or "")
+    WebAppPage(world.page).resume_conversation(conversation_id)
+
+
+@then("the web app shows the questions oldest first:")
+def step_questions_in_order(context: Context) -> None:
+    web_app = WebAppPage(context.world.page)
+    questions = [row["question"] for row in context.table]
+    expect(web_app.user_messages).to_have_count(len(questions))
+    for message, question in zip(web_app.user_messages.all(), questions, strict=True):
+        expect(message).to_contain_text(question)
+    expect(web_app.agent_messages.last).to_contain_text(f"Answer to: {questions[-1]}")

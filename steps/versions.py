@@ -1,0 +1,71 @@
+"""Version history on the configure page: publishing with a note, the list of versions, the
+read-only view of one, and restoring it to the draft."""
+
+from behave import given, then, when
+from behave.runner import Context
+from playwright.sync_api import expect
+
+from support.api_setup.agents import current_agent
+from support.api_setup.versions import publish_with_note, restore_version
+from support.ui.publish_bar import PublishBar
+from support.ui.version_history import VersionDialog, VersionHistory
+from support.world import World
+
+
+def _history(world: World) -> VersionHistory:
+    return VersionHistory(world.page)
+
+
+@when('I publish the agent with the note "{note}"')
+def step_publish_with_note(context: Context, note: str) -> None:
+    PublishBar(context.world.page).publish_with_note(note)
+
+
+@given('the agent has been published via API with the note "{note}"')
+def step_published_with_note(context: Context, note: str) -> None:
+    publish_with_note(context.world, note)
+
+
+@given("version {version:d} has been restored to the draft via API")
+def step_restored_via_api(context: Context, version: int) -> None:
+    restore_version(context.world, version)
+
+
+@then("the version history lists:")
+def step_history_lists(context: Context) -> None:
+    versions = _history(context.world).versions
+    expected = [(row["version"], row["note"]) for row in context.table]
+    expect(versions).to_have_count(len(expected))
+    for entry, (version, note) in zip(versions.all(), expected, strict=True):
+        expect(entry).to_contain_text(f"{version} {note}")
+
+
+@when("I open version {version:d} in the version history")
+def step_open_version(context: Context, version: int) -> None:
+    _history(context.world).open(version)
+
+
+def _dialog(world: World, version: int) -> VersionDialog:
+    return _history(world).dialog(version)
+
+
+@then('version {version:d} shows the instructions "{text}" read-only')
+def step_version_read_only(context: Context, version: int, text: str) -> None:
+    instructions = _dialog(context.world, version).instructions
+    expect(instructions).to_have_value(text)
+    expect(instructions).not_to_be_editable()
+
+
+@when("I restore version {version:d} to the draft")
+def step_restore(context: Context, version: int) -> None:
+    dialog = _dialog(context.world, version)
+    dialog.restore()
+    expect(dialog.root).to_be_hidden()
+
+
+@then('the agent\'s published version is still {version:d} with the instructions "{text}"')
+def step_published_unchanged(context: Context, version: int, text: str) -> None:
+    world: World = context.world
+    published = world.console.get_agent(current_agent(world).id).published
+    assert published is not None, "the agent has no published version"
+    assert (published.version, published.config.instructions) == (version, text), published
