@@ -182,3 +182,8 @@ def step_web_app_shows_agent(context: Context) -> None:
     expect(web_app.conversation).to_contain_text(agent.published.config.opening_statement)
     for question in agent.published.config.suggested_questions:
         expect(web_app.suggested_question(question.root)).to_be_visible()
+
+
+@then("the web app says it is unavailable")
+def step_web_app_says_unavailable(context: Context) -> None:
+    expect(_web_app(context.world).unavailable).to_be_visible()

@@ -31,12 +31,16 @@ Feature: Console pages meet WCAG 2.1 A and AA
     Then the agent roster says "No agents match"
     And the page has no accessibility violations
 
-  Scenario: The configure page of a new agent is accessible
+  Scenario: The configure page of a new agent is accessible, also with its errors shown
     Given a basic configured agent has been created via API
     When I open the agent's configure page
     Then the page has no accessibility violations
-    When I open the "Add variable" dialog with the "Add variable" button
-    Then the page has no accessibility violations
+    When I publish the agent
+    Then publishing is refused with a reason mentioning "No model selected."
+    And the page has no accessibility violations
+    When I try to add a variable named "api-key"
+    Then the variable dialog says "Use capital letters, digits and underscores, not starting with a digit"
+    And the page has no accessibility violations
     When I close the dialog
     And I open the "Duplicate agent" dialog with the "Duplicate" button
     Then the page has no accessibility violations
@@ -120,7 +124,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
   Scenario: The tool settings are accessible, also with a credential
     When I open the tool settings
     Then the page has no accessibility violations
-    When I add a "web_search" credential named "a11y search" with the secret "ws-a11y-secret-123"
+    When I add a "Web search" credential named "a11y search" with the secret "ws-a11y-secret-123"
     Then the credential "a11y search" is listed with a masked secret
     And the page has no accessibility violations
 

@@ -26,5 +26,6 @@ Feature: The web app meets WCAG 2.1 A and AA
 
   Scenario: The web app is accessible when it is unavailable
     Given the agent's web app has been disabled via API
-    Then opening the web app shows that it is unavailable
+    When I open the agent's web app
+    Then the web app says it is unavailable
     And the page has no accessibility violations
