@@ -23,6 +23,6 @@ Feature: Environment variables at run time
     And the agent has the tool "sandbox_shell" enabled via API
     And the agent has been published via API
     When I open the agent's web app
-    And I send the message "Please run the command `echo region=$E2E_REGION token=${E2E_TOKEN:-unset}`"
-    Then the tool "sandbox_shell" shows the result "region=eu-west token=unset"
-    And the agent replies "Tool sandbox_shell returned: region=eu-west token=unset"
+    And I send the message "Please run the command `echo region=$E2E_REGION hidden=${E2E_TOKEN:-unset}`"
+    Then the tool "sandbox_shell" shows the result "region=eu-west hidden=unset"
+    And the agent replies "Tool sandbox_shell returned: region=eu-west hidden=unset"
