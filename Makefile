@@ -28,12 +28,13 @@ $(STAMP): pyproject.toml
 e2e: setup
 	$(BIN)/python -m support.lanes pr $(LANE_OPTS) $(ARGS)
 
-## Everything CI gates on: unit tests, lint, the PR lane, then the post-merge lane with the
-## runtime (replayed models: no key, no network).
+## Everything CI gates on: unit tests, lint, the PR lane, the a11y lane (axe-core scans), then the
+## post-merge lane with the runtime (replayed models: no key, no network).
 test: setup
 	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m support.lanes pr --workers auto
+	$(BIN)/python -m support.lanes a11y --workers auto
 	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
 
 unit: setup
