@@ -131,6 +131,7 @@ const sync = createDraftSync({
   apply: (detail, merged, changed) => {
     conflict = false;
     showDraft({ revision: detail.draft.revision, config: merged });
+    sync.known(detail.draft); // the server holds theirs until this tab's changes are saved
     publishBar.update(detail);
     if (changed) edited(); // this tab's own changes, kept on top of the latest draft
     else showSaveState('Loaded the latest version');

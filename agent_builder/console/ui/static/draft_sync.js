@@ -19,16 +19,14 @@ const same = (a, b) => canonical(a) === canonical(b);
 // Three-way merge by top-level field: `base` is what this tab last knew the server had, `mine`
 // this tab's config, `theirs` the server's now. A field only this tab changed keeps this tab's
 // value; every other field takes theirs (also when both changed it: theirs was saved first).
-export function mergeDrafts(base, mine, theirs) {
+function mergeDrafts(base, mine, theirs) {
   const merged = structuredClone(theirs);
-  const kept = [];
   for (const key of Object.keys({ ...base, ...mine, ...theirs })) {
     if (!same(mine[key], base[key]) && !same(mine[key], theirs[key]) && same(theirs[key], base[key])) {
       merged[key] = structuredClone(mine[key]);
-      kept.push(key);
     }
   }
-  return { merged, kept };
+  return merged;
 }
 
 // `state()` -> {revision, config, idle} (idle: no edit pending or being saved); `onStale()`
@@ -61,8 +59,7 @@ export function createDraftSync({ state, onStale, apply }) {
     button.disabled = true;
     try {
       const detail = await api.get(agentPath);
-      const { merged } = mergeDrafts(base, state().config, detail.draft.config);
-      known(detail.draft);
+      const merged = mergeDrafts(base, state().config, detail.draft.config);
       button.hidden = true;
       apply(detail, merged, !same(merged, detail.draft.config));
     } finally {
