@@ -145,7 +145,7 @@ async function restoreVersion(version) {
   try {
     showDraft(await api.post(`${agentPath}/versions/${version}/restore`, { revision }));
   } catch (err) {
-    if (err.code === 'revision_conflict') onSaveFailed(err);
+    if (err.code === 'revision_conflict') sync.stale(); // nothing of this tab is unsaved
     throw err;
   }
   showSaveState('Saved');
