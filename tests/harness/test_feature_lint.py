@@ -126,6 +126,17 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             message="the ready knowledge dataset is available",
         ),
         case(
+            "axe_scenario_without_its_scan_step",
+            scenario("@axe @wcag-aa", "Given a basic configured agent has been created via API"),
+            ("tag-without-step", "Scenario:"),
+            message="the page has no accessibility violations",
+        ),
+        case(
+            "axe_scenario_with_a_core_tag",
+            scenario("@axe @wcag-aa @core", "Then the page has no accessibility violations"),
+            ("axe-exclusive", "Scenario:"),
+        ),
+        case(
             "fixture_step_without_its_tag",
             scenario("@prepared", "Given the ready knowledge dataset is available"),
             ("step-without-fixture-tag", "knowledge dataset"),
