@@ -46,12 +46,12 @@ def shown(context): pass
 @then("the agent is gone from the list")
 def gone(context): pass
 
-@then("the page has no accessibility violations")
-def accessible(context): pass
-
 @when('I send the message "{text}"')
 @WEB_APP_CHAT
 def send(context, text): pass
+
+@then("the page has no accessibility violations")
+def accessible(context): pass
 """
 
 CLEAN = """
