@@ -24,6 +24,7 @@ from agent_builder.console.routes import (
     agents,
     api_keys,
     auth,
+    build_assistant,
     chat,
     datasets,
     documents,
@@ -32,6 +33,9 @@ from agent_builder.console.routes import (
     internal,
     meta,
     model_providers,
+    preview,
+    speech_to_text,
+    system_models,
     test_seed,
     tools,
     versions,
@@ -104,6 +108,11 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
         documents.router,
         agent_files.router,
         internal.router,
+        system_models.router,
+        preview.router,
+        build_assistant.router,
+        speech_to_text.console_router,
+        speech_to_text.web_app_router,
     ):
         app.include_router(router)
     if config.enable_test_seed:
@@ -116,6 +125,8 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
         path_limits={
             documents.router.prefix: config.max_document_bytes + MULTIPART_OVERHEAD_BYTES,
             agent_files.router.prefix: config.max_agent_file_bytes + MULTIPART_OVERHEAD_BYTES,
+            speech_to_text.CONSOLE_PATH: config.max_audio_bytes + MULTIPART_OVERHEAD_BYTES,
+            speech_to_text.WEB_APP_PATH: config.max_audio_bytes + MULTIPART_OVERHEAD_BYTES,
         },
     )
 

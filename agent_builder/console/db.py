@@ -169,8 +169,24 @@ CREATE TABLE IF NOT EXISTS agent_env_vars (
 );
 """
 
+# The console's own model choices (the build assistant's decision model, speech to text), as JSON
+# by key; and each agent's pending build assistant proposal (at most one), kept until applied or
+# discarded. Preview conversations are `conversations` rows with source 'preview'.
+_SCHEMA_V4 = """
+CREATE TABLE IF NOT EXISTS system_settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS build_proposals (
+    agent_id TEXT PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+    description TEXT NOT NULL,
+    proposal TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

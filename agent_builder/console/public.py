@@ -8,7 +8,7 @@ from fastapi import Request
 
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError
-from agent_builder.console.services import agents
+from agent_builder.console.services import agents, system_models
 
 WEB_APP_UNAVAILABLE = "This web app is unavailable."
 
@@ -20,6 +20,7 @@ class WebAppView:
     opening_statement: str
     suggested_questions: list[str]
     site_token: str
+    voice_input: bool  # a speech-to-text model is configured
 
 
 def load_web_app_agent(request: Request, site_token: str) -> agents.PublishedAgent:
@@ -43,4 +44,5 @@ def load_web_app(request: Request, site_token: str) -> WebAppView:
         opening_statement=agent.config.opening_statement,
         suggested_questions=list(agent.config.suggested_questions),
         site_token=agent.site_token,
+        voice_input=system_models.speech_to_text_enabled(request.app.state.db),
     )

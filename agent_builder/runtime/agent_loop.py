@@ -18,7 +18,7 @@ from agent_builder.runtime.config import RuntimeConfig
 from agent_builder.runtime.events import Event
 from agent_builder.runtime.provider import Completion, ProviderError, ToolCallRequest, stream_chat
 from agent_builder.runtime.schemas import RunRequest
-from agent_builder.runtime.tools import Toolbox
+from agent_builder.runtime.tools import Toolbox, ToolResult
 
 logger = logging.getLogger(__name__)
 
@@ -170,11 +170,11 @@ class AgentRun:
         self._emit(events.tool_call(call.id, call.name, arguments))
         if isinstance(arguments, dict):
             result = await self._tools.call(call.name, arguments)
-            output, is_error = result.output, result.is_error
         else:
-            output, is_error = "The tool arguments must be a JSON object.", True
-        self._emit(events.tool_result(call.id, call.name, output, is_error))
-        return output
+            result = ToolResult("The tool arguments must be a JSON object.", True)
+        citations = [citation.as_dict() for citation in result.citations]
+        self._emit(events.tool_result(call.id, call.name, result.output, result.is_error, citations))
+        return result.output
 
     def _stream_text(self, text: str) -> None:
         if self._paragraph_break:

@@ -37,8 +37,12 @@ def tool_call(call_id: str, name: str, arguments: dict[str, Any] | str) -> Event
     return Event("tool.call", {"id": call_id, "name": name, "arguments": arguments})
 
 
-def tool_result(call_id: str, name: str, output: str, is_error: bool) -> Event:
-    return Event("tool.result", {"id": call_id, "name": name, "output": output, "is_error": is_error})
+def tool_result(
+    call_id: str, name: str, output: str, is_error: bool, citations: list[dict[str, str]] | None = None
+) -> Event:
+    # `citations`: where each knowledge passage in `output` comes from (empty for other tools).
+    data = {"id": call_id, "name": name, "output": output, "is_error": is_error, "citations": citations or []}
+    return Event("tool.result", data)
 
 
 def retry(attempt: int, delay_ms: int, status: int | None, error: str) -> Event:

@@ -61,9 +61,28 @@ TOOL_SPECS: dict[ToolName, dict[str, Any]] = {
 
 
 @dataclass(frozen=True)
+class Citation:
+    """Where a knowledge passage comes from, as the console's retrieval names it."""
+
+    dataset_id: str
+    dataset_name: str
+    document_id: str
+    document_name: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "dataset_id": self.dataset_id,
+            "dataset_name": self.dataset_name,
+            "document_id": self.document_id,
+            "document_name": self.document_name,
+        }
+
+
+@dataclass(frozen=True)
 class ToolResult:
     output: str
     is_error: bool = False
+    citations: tuple[Citation, ...] = ()
 
 
 class Toolbox:
@@ -96,7 +115,8 @@ class Toolbox:
         except _ToolFailure as failure:
             result = ToolResult(str(failure), True)
         if len(result.output) > MAX_OUTPUT_CHARS:
-            result = ToolResult(result.output[:MAX_OUTPUT_CHARS] + "\n[output truncated]", result.is_error)
+            truncated = result.output[:MAX_OUTPUT_CHARS] + "\n[output truncated]"
+            result = ToolResult(truncated, result.is_error, result.citations)
         return result
 
     async def _dispatch(self, name: str, arguments: dict[str, Any]) -> ToolResult:
@@ -158,7 +178,8 @@ class Toolbox:
         )
         records = [record for record in reply.get("records") or [] if isinstance(record, dict)]
         rendered = [_render_record(number, record) for number, record in enumerate(records, start=1)]
-        return ToolResult("\n\n".join(rendered) or "No matching passages found.")
+        citations = tuple(dict.fromkeys(_citation(record) for record in records))
+        return ToolResult("\n\n".join(rendered) or "No matching passages found.", citations=citations)
 
     async def _web_search(self, query: str) -> ToolResult:
         service = self._request.services.web_search
@@ -212,6 +233,16 @@ class _ToolFailure(Exception):
 def _render_record(number: int, record: dict[str, Any]) -> str:
     score = float(record.get("score") or 0)
     return f"[{number}] {record.get('document_name', 'document')} (score {score:.2f})\n{record.get('content', '')}"
+
+
+def _citation(record: dict[str, Any]) -> Citation:
+    # One per document: several passages of a document cite it once.
+    return Citation(
+        dataset_id=str(record.get("dataset_id", "")),
+        dataset_name=str(record.get("dataset_name", "")),
+        document_id=str(record.get("document_id", "")),
+        document_name=str(record.get("document_name", "document")),
+    )
 
 
 def _render_result(result: dict[str, Any]) -> str:

@@ -46,18 +46,6 @@ class AgentCreate(BaseModel):
     description: constr(max_length=1000) = Field('', title='Description')
 
 
-class AgentDuplicate(BaseModel):
-    """
-    Omitted fields come from the original: "<name> (copy)" and its description.
-    """
-
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    description: constr(max_length=1000) | None = Field(None, title='Description')
-
-
 class AgentFile(BaseModel):
     id: str = Field(..., title='Id')
     name: str = Field(..., title='Name')
@@ -141,10 +129,30 @@ class AppParameters(BaseModel):
     suggested_questions: list[str] = Field(..., title='Suggested Questions')
 
 
-class BodyImportEnvFile(BaseModel):
+class ApplyProposal(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    revision: conint(ge=0, le=9007199254740992) = Field(
+        ...,
+        description='the draft revision the proposal was reviewed against',
+        title='Revision',
+    )
+
+
+class BodyTranscribeAudio(BaseModel):
     file: str = Field(
         ...,
-        description='A .env text file',
+        description='The recording: WAV, WebM, Ogg, MP3, MP4 or FLAC audio',
+        json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        title='File',
+    )
+
+
+class BodyTranscribeWebAppAudio(BaseModel):
+    file: str = Field(
+        ...,
+        description='The recording: WAV, WebM, Ogg, MP3, MP4 or FLAC audio',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
     )
@@ -178,6 +186,17 @@ class ChatMessageRequest(BaseModel):
         None, title='Conversation Id'
     )
     user: constr(min_length=1, max_length=200) = Field(..., title='User')
+
+
+class Citation(BaseModel):
+    """
+    A knowledge passage's source: the dataset and document it was retrieved from.
+    """
+
+    dataset_id: str = Field(..., title='Dataset Id')
+    dataset_name: str = Field(..., title='Dataset Name')
+    document_id: str = Field(..., title='Document Id')
+    document_name: str = Field(..., title='Document Name')
 
 
 class Dataset(BaseModel):
@@ -229,44 +248,6 @@ class DraftInvalidResponse(BaseModel):
     code: str = Field(..., title='Code')
     message: str = Field(..., title='Message')
     reasons: list[str] = Field(..., title='Reasons')
-
-
-class DuplicateName(BaseModel):
-    name: str = Field(..., title='Name')
-    lines: list[int] = Field(..., title='Lines')
-
-
-class EnvVar(BaseModel):
-    name: str = Field(..., title='Name')
-    secret: bool = Field(..., title='Secret')
-    value: str | None = Field(..., title='Value')
-    masked: str | None = Field(..., title='Masked')
-    updated_at: AwareDatetime = Field(..., title='Updated At')
-
-
-class EnvVarCreate(BaseModel):
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    name: str = Field(..., title='Name')
-    value: str = Field(..., title='Value')
-    secret: bool = Field(False, title='Secret')
-
-
-class EnvVarList(BaseModel):
-    data: list[EnvVar] = Field(..., title='Data')
-
-
-class EnvVarUpdate(BaseModel):
-    """
-    Omitted fields keep their value; a secret's value may only be replaced, never read.
-    """
-
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    value: str | None = Field(None, title='Value')
-    secret: bool | None = Field(None, title='Secret')
 
 
 class ErrorResponse(BaseModel):
@@ -344,6 +325,26 @@ class ModelUpdate(BaseModel):
     active: bool = Field(..., title='Active')
 
 
+class ProposalRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    description: constr(min_length=1, max_length=4000) = Field(..., title='Description')
+
+
+class ProposedItem(BaseModel):
+    """
+    A tool or dataset the proposal names. One that does not exist is `available: false` with
+    a `reason`, and applying the proposal leaves it out.
+    """
+
+    name: str = Field(..., title='Name')
+    label: str = Field(..., title='Label')
+    id: str | None = Field(..., title='Id')
+    available: bool = Field(..., title='Available')
+    reason: str | None = Field(..., title='Reason')
+
+
 class Provider(BaseModel):
     id: str = Field(..., title='Id')
     name: str = Field(..., title='Name')
@@ -377,23 +378,21 @@ class ProviderUpdate(BaseModel):
     api_key: constr(min_length=1, max_length=2000) | None = Field(None, title='Api Key')
 
 
-class PublishRequest(BaseModel):
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    note: constr(max_length=200) = Field('', title='Note')
-
-
 class PublishResult(BaseModel):
     version: int = Field(..., title='Version')
     published_at: AwareDatetime = Field(..., title='Published At')
-    note: str = Field('', title='Note')
 
 
 class RetrievalRecord(BaseModel):
+    """
+    A matching passage, with where it comes from (what a chat reply cites).
+    """
+
     segment_id: str = Field(..., title='Segment Id')
     document_id: str = Field(..., title='Document Id')
     document_name: str = Field(..., title='Document Name')
+    dataset_id: str = Field(..., title='Dataset Id')
+    dataset_name: str = Field(..., title='Dataset Name')
     content: str = Field(..., title='Content')
     score: float = Field(..., title='Score')
 
@@ -438,9 +437,18 @@ class SegmentUpdate(BaseModel):
     enabled: bool = Field(..., title='Enabled')
 
 
-class SkippedLine(BaseModel):
-    line: int = Field(..., title='Line')
-    reason: str = Field(..., title='Reason')
+class SystemModels(BaseModel):
+    """
+    `decision_model` must be an active chat model; `speech_to_text_model` names a provider and
+    the model it transcribes with (e.g. `whisper-1`: not a chat model, so not in its model list).
+    Null switches the feature off.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    decision_model: AgentModelRef | None = None
+    speech_to_text_model: AgentModelRef | None = None
 
 
 class Tool(BaseModel):
@@ -455,7 +463,8 @@ class Tool(BaseModel):
 
 class ToolCallRecord(BaseModel):
     """
-    One tool call of a reply and its result (`output` is null when the run ended first).
+    One tool call of a reply and its result (`output` is null when the run ended first);
+    `citations` name the sources of the knowledge passages in `output`.
     """
 
     id: str = Field(..., title='Id')
@@ -463,6 +472,7 @@ class ToolCallRecord(BaseModel):
     arguments: dict[str, Any] | str = Field(..., title='Arguments')
     output: str | None = Field(..., title='Output')
     is_error: bool = Field(..., title='Is Error')
+    citations: list[Citation] = Field([], title='Citations', validate_default=True)
 
 
 class ToolCredential(BaseModel):
@@ -492,6 +502,10 @@ class ToolList(BaseModel):
     data: list[Tool] = Field(..., title='Data')
 
 
+class Transcription(BaseModel):
+    text: str = Field(..., title='Text')
+
+
 class Usage(BaseModel):
     prompt_tokens: int = Field(..., title='Prompt Tokens')
     completion_tokens: int = Field(..., title='Completion Tokens')
@@ -502,13 +516,6 @@ class ValidationErrorResponse(BaseModel):
     code: str = Field(..., title='Code')
     message: str = Field(..., title='Message')
     errors: list[FieldError] = Field(..., title='Errors')
-
-
-class VersionRestore(BaseModel):
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    revision: conint(ge=0, le=9007199254740992) = Field(..., title='Revision')
 
 
 class WebAppMessageRequest(BaseModel):
@@ -551,6 +558,7 @@ class ToolResultEvent(BaseModel):
     name: str = Field(..., title='Name')
     output: str = Field(..., title='Output')
     is_error: bool = Field(..., title='Is Error')
+    citations: list[Citation] = Field([], title='Citations', validate_default=True)
 
 
 class AgentConfig(BaseModel):
@@ -629,17 +637,23 @@ class DraftUpdate(BaseModel):
     config: AgentConfig
 
 
-class EnvImportResult(BaseModel):
-    added: list[str] = Field(..., title='Added')
-    updated: list[str] = Field(..., title='Updated')
-    skipped: list[SkippedLine] = Field(..., title='Skipped')
-    duplicates: list[DuplicateName] = Field(..., title='Duplicates')
+class Proposal(BaseModel):
+    """
+    A pending proposal; a null section is one it does not touch.
+    """
+
+    description: str = Field(..., title='Description')
+    created_at: AwareDatetime = Field(..., title='Created At')
+    instructions: str | None = Field(..., title='Instructions')
+    opening_statement: str | None = Field(..., title='Opening Statement')
+    suggested_questions: list[str] | None = Field(..., title='Suggested Questions')
+    tools: list[ProposedItem] | None = Field(..., title='Tools')
+    knowledge: list[ProposedItem] | None = Field(..., title='Knowledge')
 
 
 class PublishedVersion(BaseModel):
     version: int = Field(..., title='Version')
     published_at: AwareDatetime = Field(..., title='Published At')
-    note: str = Field('', title='Note')
     config: AgentConfig
 
 
@@ -693,3 +707,7 @@ class AgentDetail(BaseModel):
     published: PublishedVersion | None
     has_unpublished_changes: bool = Field(..., title='Has Unpublished Changes')
     access: Access
+
+
+class PendingProposal(BaseModel):
+    proposal: Proposal | None

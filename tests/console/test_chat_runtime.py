@@ -145,12 +145,18 @@ def test_sandbox_command_output_reaches_the_answer_and_the_tool_events(
     assert names[:2] == ["tool_call", "tool_result"] and names[-1] == "message_end", names
     call, result = events[0].data, events[1].data
     assert (call["name"], call["arguments"]) == ("sandbox_shell", {"command": "echo sandbox-$((6*7))"})
-    assert result == {"id": call["id"], "name": "sandbox_shell", "output": "sandbox-42\n", "is_error": False}
+    assert result == {
+        "id": call["id"],
+        "name": "sandbox_shell",
+        "output": "sandbox-42\n",
+        "is_error": False,
+        "citations": [],
+    }
     answer = "".join(event.data["answer"] for event in events if event.name == "message")
     assert answer == "Tool sandbox_shell returned: sandbox-42"
     reply = messages(public, headers, events[-1].data["conversation_id"])[-1]
     assert reply["content"] == answer
-    assert reply["tool_calls"] == [{**call, "output": "sandbox-42\n", "is_error": False}]
+    assert reply["tool_calls"] == [{**call, "output": "sandbox-42\n", "is_error": False, "citations": []}]
 
 
 def test_deleting_the_agent_removes_its_sandbox_workspaces(stack: ChatStack, public: httpx.Client) -> None:

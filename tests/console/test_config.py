@@ -21,6 +21,7 @@ _VARIABLES = (
     "MAX_DOCUMENT_BYTES",
     "MAX_AGENT_FILE_BYTES",
     "SHELLCTL_TOKEN",
+    "MAX_AUDIO_BYTES",
 )
 
 
@@ -43,6 +44,7 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "enable_test_seed": False,
         "max_document_bytes": 1_048_576,
         "max_agent_file_bytes": 2_097_152,
+        "max_audio_bytes": 10_485_760,
     }
 
 

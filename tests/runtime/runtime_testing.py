@@ -90,6 +90,8 @@ class ScriptedProvider:
                         "segment_id": "s1",
                         "document_id": "d1",
                         "document_name": "handbook.md",
+                        "dataset_id": "ds-1",
+                        "dataset_name": "Station handbook",
                         "content": f"The answer to {body['query']} is KNOWLEDGE-TOKEN-7.",
                         "score": 0.9,
                     }

@@ -104,7 +104,13 @@ def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str
     ]
     call, result = events[1].data, events[2].data
     assert (call["name"], call["arguments"]) == ("sandbox_shell", {"command": "echo sandbox-$((6*7))"})
-    assert result == {"id": call["id"], "name": "sandbox_shell", "output": "sandbox-42\n", "is_error": False}
+    assert result == {
+        "id": call["id"],
+        "name": "sandbox_shell",
+        "output": "sandbox-42\n",
+        "is_error": False,
+        "citations": [],
+    }
     assert events[-1].data["message"] == "Tool sandbox_shell returned: sandbox-42"
 
 
@@ -204,6 +210,16 @@ def test_knowledge_search_calls_the_retrieve_endpoint(
         "score_threshold": 0.1,
     }
     assert "KNOWLEDGE-TOKEN-7" in events[-1].data["message"]
+    result = next(event.data for event in events if event.name == "tool.result")
+    # The passage's source travels with the result, so a reply can cite it.
+    assert result["citations"] == [
+        {
+            "dataset_id": "ds-1",
+            "dataset_name": "Station handbook",
+            "document_id": "d1",
+            "document_name": "handbook.md",
+        }
+    ]
 
 
 def test_web_search_calls_the_provider(client: httpx.Client, reference_model_url: str) -> None:

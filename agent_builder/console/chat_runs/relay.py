@@ -134,7 +134,11 @@ class ChatRun:
                         result = ToolResultEvent.model_validate_json(event.data)
                         if call_record := self._tool_calls.get(result.id):
                             self._tool_calls[result.id] = call_record.model_copy(
-                                update={"output": result.output, "is_error": result.is_error}
+                                update={
+                                    "output": result.output,
+                                    "is_error": result.is_error,
+                                    "citations": result.citations,
+                                }
                             )
                         self._items.put_nowait(result)
                     case "retry":

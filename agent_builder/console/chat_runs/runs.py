@@ -28,7 +28,7 @@ from agent_builder.console.schemas.agents import AgentConfig
 from agent_builder.console.schemas.chat import ChatMessage
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import conversations, env_vars, providers, tools
-from agent_builder.console.services.agents import PublishedAgent
+from agent_builder.console.services.agents import ChatAgent
 from agent_builder.console.services.conversations import Source
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class ChatRuns:
 
     async def start(
         self,
-        agent: PublishedAgent,
+        agent: ChatAgent,
         source: Source,
         query: str,
         conversation_id: str | None,
@@ -103,25 +103,19 @@ class ChatRuns:
         driver.add_done_callback(self._drivers.discard)
         return run
 
-    def _setup(self, agent: PublishedAgent, source: Source, conversation_id: str | None) -> RunSetup:
+    def _setup(self, agent: ChatAgent, source: Source, conversation_id: str | None) -> RunSetup:
         history = (
             conversations.history(self._db, agent.id, source, conversation_id) if conversation_id else []
         )
         ref = agent.config.model
         model = providers.model_endpoint(self._db, ref.provider_id, ref.name) if ref else None
         if model is None:
-            which = f"model {ref.name!r}" if ref else "model"
-            raise ApiError(
-                409,
-                "model_unavailable",
-                f"The agent's {which} is not available: it was deactivated or its provider was removed. "
-                "Activate it, or publish the agent with an active model.",
-            )
+            raise _model_unavailable(agent)
         web_search = tools.web_search_endpoint(self._db) if _enabled(agent.config, "web_search") else None
         return RunSetup(history, model, web_search, env_vars.run_variables(self._db, agent.id))
 
     async def _drive(
-        self, run: ChatRun, client: httpx.AsyncClient, knowledge_token: str | None, agent_version: int
+        self, run: ChatRun, client: httpx.AsyncClient, knowledge_token: str | None, agent_version: int | None
     ) -> None:
         """Wait for the run to end, however it ends, then store the reply and hand it out."""
         try:
@@ -178,7 +172,24 @@ class ChatRuns:
         await asyncio.gather(*self._drivers, return_exceptions=True)
 
 
-def _question(query: str, conversation_id: str, agent_version: int) -> ChatMessage:
+def _model_unavailable(agent: ChatAgent) -> ApiError:
+    ref = agent.config.model
+    if ref is None and agent.version is None:
+        return ApiError(409, "model_unavailable", "The draft has no model: choose one under Model.")
+    which = f"model {ref.name!r}" if ref else "model"
+    fix = (
+        "Choose an active model."
+        if agent.version is None
+        else "Activate it, or publish the agent with an active model."
+    )
+    return ApiError(
+        409,
+        "model_unavailable",
+        f"The agent's {which} is not available: it was deactivated or its provider was removed. {fix}",
+    )
+
+
+def _question(query: str, conversation_id: str, agent_version: int | None) -> ChatMessage:
     return ChatMessage(
         id=new_id(),
         conversation_id=conversation_id,

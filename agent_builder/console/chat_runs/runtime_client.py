@@ -1,4 +1,4 @@
-"""The console as the agent runtime's client: the run request built from a published agent, the
+"""The console as the agent runtime's client: the run request built from an agent (published, or its draft), the
 `POST {runtime}/runs` that opens the run's event stream, and the cancel call. Not here: reading
 the events (relay.py) or keeping track of runs (runs.py)."""
 
@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.chat import ChatMessage
 from agent_builder.console.services import env_vars, providers, tools
-from agent_builder.console.services.agents import PublishedAgent
+from agent_builder.console.services.agents import ChatAgent
 from agent_builder.runtime import schemas as runtime
 
 logger = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class RunServices:
 
 
 def run_request(
-    agent: PublishedAgent, message_id: str, question: ChatMessage, setup: RunSetup, services: RunServices
+    agent: ChatAgent, message_id: str, question: ChatMessage, setup: RunSetup, services: RunServices
 ) -> runtime.RunRequest:
     config = agent.config
     knowledge = (

@@ -5,19 +5,25 @@ agent runtime (chat_runs); their event streams are documented in docs/console.md
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
 
 from agent_builder.console.chat_runs.relay import ChatRun, RunEnd, RunUpdate
-from agent_builder.console.chat_runs.runs import ChatRuns
-from agent_builder.console.config import ConsoleConfig
-from agent_builder.console.errors import ApiError, not_found
+from agent_builder.console.errors import ApiError
 from agent_builder.console.public import load_web_app_agent
+from agent_builder.console.routes.chat_streams import (
+    ConsoleUrlDep,
+    RunsDep,
+    chat_events,
+    event_stream,
+    sse,
+    stop_reply,
+    stream_docs,
+)
 from agent_builder.console.routes.common import DbDep, errors
 from agent_builder.console.schemas.chat import (
     AnswerEvent,
@@ -29,7 +35,6 @@ from agent_builder.console.schemas.chat import (
     ChatMessageResponse,
     MessageDeltaEvent,
     MessageEndEvent,
-    MessageStartEvent,
     ServiceApiStreamEvent,
     ToolCallEvent,
     ToolResultEvent,
@@ -43,42 +48,6 @@ from agent_builder.console.services import agents, api_keys, conversations
 STREAM_EVENT_MODELS: tuple[type[BaseModel], ...] = (WebAppStreamEvent, ServiceApiStreamEvent)
 
 
-def _event_stream(events: AsyncIterator[bytes]) -> StreamingResponse:
-    return StreamingResponse(
-        events,
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-def _sse(event: WebAppStreamEvent | ServiceApiStreamEvent) -> bytes:
-    return f"event: {event.event}\ndata: {event.data.model_dump_json()}\n\n".encode()
-
-
-def _stream_docs(model: type[BaseModel], description: str) -> dict[int | str, dict[str, Any]]:
-    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
-    return {200: {"description": description, "content": {"text/event-stream": {"schema": schema}}}}
-
-
-def _runs(request: Request) -> ChatRuns:
-    return request.app.state.chat_runs
-
-
-def _console_url(request: Request) -> str:
-    """Where the runtime reaches this console (knowledge retrieval): the configured internal URL,
-    else the address this server accepted the request on, i.e. its bound host and port."""
-    config: ConsoleConfig = request.app.state.config
-    if config.internal_url:
-        return config.internal_url
-    host, port = request.scope.get("server") or (None, None)
-    if host is None or port is None:  # not served from a TCP socket
-        return str(request.base_url).rstrip("/")
-    # Plain http: the console's own server never terminates TLS.
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-RunsDep = Annotated[ChatRuns, Depends(_runs)]
-ConsoleUrlDep = Annotated[str, Depends(_console_url)]
 WebAppAgent = Annotated[agents.PublishedAgent, Depends(load_web_app_agent)]
 
 web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], responses=errors(403, 404, 422))
@@ -88,7 +57,7 @@ web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], re
     "/messages",
     response_class=StreamingResponse,  # no media type of its own: the docs below name it
     responses={
-        **_stream_docs(WebAppStreamEvent, "The reply as server-sent events (see WebAppStreamEvent)."),
+        **stream_docs(WebAppStreamEvent, "The reply as server-sent events (see WebAppStreamEvent)."),
         **errors(409, 503),
     },
 )
@@ -97,35 +66,13 @@ async def send_web_app_message(
 ) -> StreamingResponse:
     """Ask the agent; the reply streams back as server-sent events: `message_start`
     `{conversation_id, message_id}`, then `message_delta` `{text}`, `tool_call`
-    `{id, name, arguments}` and `tool_result` `{id, name, output, is_error}` as they happen, and
+    `{id, name, arguments}` and `tool_result` `{id, name, output, is_error, citations}` as they happen, and
     last `message_end` (the stored ChatMessage, status `completed`, `failed` with `error`, or
     `cancelled`) or `error` `{code, message}` when the reply could not be stored. Errors before
     the stream starts are JSON: 404 unknown conversation, 409 `model_unavailable`, 503
     `runtime_unavailable`."""
     run = await runs.start(agent, "web_app", body.query, body.conversation_id, None, console_url)
-    return _event_stream(_web_app_events(run))
-
-
-async def _web_app_events(run: ChatRun) -> AsyncIterator[bytes]:
-    # A visitor who leaves does not stop the reply (only Stop does): it is stored all the same.
-    start = MessageStartEvent(conversation_id=run.conversation_id, message_id=run.message_id)
-    yield _sse(WebAppStreamEvent(event="message_start", data=start))
-    async for item in run.items():
-        yield _sse(_web_app_event(item))
-
-
-def _web_app_event(item: RunUpdate | RunEnd) -> WebAppStreamEvent:
-    match item:
-        case MessageDeltaEvent():
-            return WebAppStreamEvent(event="message_delta", data=item)
-        case ToolCallEvent():
-            return WebAppStreamEvent(event="tool_call", data=item)
-        case ToolResultEvent():
-            return WebAppStreamEvent(event="tool_result", data=item)
-        case ChatMessage():
-            return WebAppStreamEvent(event="message_end", data=item)
-        case ErrorResponse():
-            return WebAppStreamEvent(event="error", data=item)
+    return event_stream(chat_events(run))
 
 
 @web_app_router.post("/messages/{message_id}/stop")
@@ -133,16 +80,7 @@ async def stop_web_app_message(message_id: str, agent: WebAppAgent, runs: RunsDe
     """Stop a reply that is still streaming: the runtime run is cancelled and the reply is kept
     with what was streamed so far, status `cancelled`. Returns the stored reply (also when it had
     already ended on its own)."""
-    run = runs.active(message_id)
-    if run is not None and run.agent_id == agent.id and run.source == "web_app":
-        end = await runs.stop(run)
-        if isinstance(end, ErrorResponse):
-            raise ApiError(500, end.code, end.message)
-        return end
-    message = await run_in_threadpool(conversations.find_message, db, agent.id, "web_app", message_id)
-    if message is None or message.role != "assistant":
-        raise not_found("Message")
-    return message
+    return await stop_reply(runs, db, agent.id, "web_app", message_id)
 
 
 @web_app_router.get("/conversations/{conversation_id}/messages")
@@ -191,7 +129,7 @@ def get_app_parameters(agent: ServiceAgent) -> AppParameters:
     "/chat-messages",
     response_model=ChatMessageResponse,
     responses={
-        **_stream_docs(
+        **stream_docs(
             ServiceApiStreamEvent,
             "Blocking: the answer as JSON. Streaming: server-sent events (see ServiceApiStreamEvent).",
         ),
@@ -216,7 +154,7 @@ async def send_chat_message(
     503 `runtime_unavailable`."""
     run = await runs.start(agent, "service_api", body.query, body.conversation_id, body.user, console_url)
     if body.response_mode == "streaming":
-        return _event_stream(_service_api_events(run))
+        return event_stream(_service_api_events(run))
     end = await run.end()
     if isinstance(end, ChatMessage) and end.status == "completed" and end.usage is not None:
         return ChatMessageResponse(
@@ -234,7 +172,7 @@ async def send_chat_message(
 async def _service_api_events(run: ChatRun) -> AsyncIterator[bytes]:
     try:
         async for item in run.items():
-            yield _sse(_service_api_event(item))
+            yield sse(_service_api_event(item))
     finally:
         # Left before the end (client disconnect): nobody reads the answer, so stop the run.
         run.cancel()

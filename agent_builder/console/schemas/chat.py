@@ -36,14 +36,25 @@ class Usage(ResponseModel):
     total_tokens: int
 
 
+class Citation(ResponseModel):
+    """A knowledge passage's source: the dataset and document it was retrieved from."""
+
+    dataset_id: str
+    dataset_name: str
+    document_id: str
+    document_name: str
+
+
 class ToolCallRecord(ResponseModel):
-    """One tool call of a reply and its result (`output` is null when the run ended first)."""
+    """One tool call of a reply and its result (`output` is null when the run ended first);
+    `citations` name the sources of the knowledge passages in `output`."""
 
     id: str
     name: str
     arguments: dict[str, Any] | str
     output: str | None
     is_error: bool
+    citations: list[Citation] = []
 
 
 class ChatMessage(ResponseModel):
@@ -101,6 +112,7 @@ class ToolResultEvent(ResponseModel):
     name: str
     output: str
     is_error: bool
+    citations: list[Citation] = []
 
 
 class AnswerEvent(ResponseModel):

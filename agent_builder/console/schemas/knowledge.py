@@ -73,9 +73,13 @@ class RetrieveRequest(RequestModel):
 
 
 class RetrievalRecord(ResponseModel):
+    """A matching passage, with where it comes from (what a chat reply cites)."""
+
     segment_id: str
     document_id: str
     document_name: str
+    dataset_id: str
+    dataset_name: str
     content: str
     score: float
 

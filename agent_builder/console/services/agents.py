@@ -7,6 +7,7 @@ import json
 import secrets
 import sqlite3
 from dataclasses import dataclass
+from typing import Protocol
 
 from agent_builder.console.db import Database, like_pattern, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
@@ -252,6 +253,41 @@ def detach_dataset(conn: sqlite3.Connection, dataset_id: str) -> None:
             "WHERE id = ?",
             (_dump(config), row["draft_revision"] + 1, now, now, row["id"]),
         )
+
+
+class ChatAgent(Protocol):
+    """What a chat run needs of an agent: its published version, or (the preview) its draft."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> int | None: ...  # None: the draft
+
+    @property
+    def config(self) -> AgentConfig: ...
+
+
+@dataclass(frozen=True)
+class DraftAgent:
+    """The agent as its draft stands now: what the preview chats with, never the published version."""
+
+    id: str
+    name: str
+    revision: int
+    config: AgentConfig
+    version: None = None
+
+
+def find_draft(db: Database, agent_id: str) -> DraftAgent:
+    """The agent's current draft; raises 404 for an unknown agent."""
+    with db.read() as conn:
+        row = _agent_row(conn, agent_id)
+    config = AgentConfig.model_validate_json(row["draft_config"])
+    return DraftAgent(id=row["id"], name=row["name"], revision=row["draft_revision"], config=config)
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.schemas.seeding import SeedConversationRequest
 from agent_builder.console.services.agents import check_agent
 
-# Each surface sees only its own conversations: a web app visitor cannot read service API chats.
-Source = Literal["web_app", "service_api"]
+# Each surface sees only its own conversations: a web app visitor cannot read service API chats,
+# and the configure page's preview chats (with the draft) appear on neither public surface.
+Source = Literal["web_app", "service_api", "preview"]
 
 _TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 

@@ -212,10 +212,10 @@ def _search(
         return []
     placeholders = ", ".join("?" * len(dataset_ids))
     rows = conn.execute(
-        "SELECT s.id AS segment_id, s.document_id, d.name AS document_name, s.content, "
-        "bm25(segments_fts) AS rank "
+        "SELECT s.id AS segment_id, s.document_id, d.name AS document_name, d.dataset_id, "
+        "ds.name AS dataset_name, s.content, bm25(segments_fts) AS rank "
         "FROM segments_fts JOIN segments s ON s.pk = segments_fts.rowid "
-        "JOIN documents d ON d.id = s.document_id "
+        "JOIN documents d ON d.id = s.document_id JOIN datasets ds ON ds.id = d.dataset_id "
         f"WHERE segments_fts MATCH ? AND d.dataset_id IN ({placeholders}) "
         "AND d.indexing_status = 'completed' AND s.enabled = 1 ORDER BY rank LIMIT ?",
         (match, *dataset_ids, top_k),

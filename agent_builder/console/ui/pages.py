@@ -16,6 +16,7 @@ from agent_builder.console.auth import signed_in_email
 from agent_builder.console.errors import ApiError
 from agent_builder.console.public import load_web_app
 from agent_builder.console.routes.common import OriginDep
+from agent_builder.console.services.system_models import speech_to_text_enabled
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -60,7 +61,10 @@ def agent(agent_id: str) -> RedirectResponse:
 
 @router.get("/agents/{agent_id}/configure", response_class=HTMLResponse)
 def agent_configure(request: Request, agent_id: str) -> Response:
-    return _console_page(request, "agent_configure.html", "agents", agent_id=agent_id, tab="configure")
+    voice_input = speech_to_text_enabled(request.app.state.db)
+    return _console_page(
+        request, "agent_configure.html", "agents", agent_id=agent_id, tab="configure", voice_input=voice_input
+    )
 
 
 @router.get("/agents/{agent_id}/access", response_class=HTMLResponse)

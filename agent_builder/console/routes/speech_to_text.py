@@ -1,0 +1,52 @@
+"""Voice input: transcribe a recording for the configure page's preview (signed in) and for a
+published agent's web app (public, gated by its web app switch). Included with a body size
+limit derived from the audio size limit."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, UploadFile
+
+from agent_builder.console.auth import require_admin
+from agent_builder.console.public import load_web_app_agent
+from agent_builder.console.routes.common import ConfigDep, DbDep, errors, receive_upload
+from agent_builder.console.schemas.speech_to_text import Transcription
+from agent_builder.console.services import agents, speech_to_text
+
+CONSOLE_PATH = "/console/api/audio/transcriptions"
+WEB_APP_PATH = "/chat/{site_token}/api/audio/transcriptions"
+_RESPONSES = errors(400, 409, 413, 415, 422, 502)
+_AUDIO = File(description="The recording: WAV, WebM, Ogg, MP3, MP4 or FLAC audio")
+
+console_router = APIRouter(
+    tags=["speech-to-text"], dependencies=[Depends(require_admin)], responses=errors(401)
+)
+web_app_router = APIRouter(tags=["web-app"], responses=errors(403, 404))
+
+
+def _transcribe(upload: UploadFile, db: DbDep, config: ConfigDep) -> Transcription:
+    def media_type(name: str) -> str:
+        return speech_to_text.audio_type(upload.content_type, name)
+
+    name, audio = receive_upload(upload, config.max_audio_bytes, media_type)
+    return speech_to_text.transcribe(db, audio, media_type(name))
+
+
+@console_router.post(CONSOLE_PATH, responses=_RESPONSES)
+def transcribe_audio(file: Annotated[UploadFile, _AUDIO], db: DbDep, config: ConfigDep) -> Transcription:
+    """The recording's text, through the console's speech-to-text model. 409
+    `speech_to_text_not_configured`, 413 `file_too_large`, 415 `unsupported_audio_type`, 502
+    `transcription_failed` (the provider failed or refused)."""
+    return _transcribe(file, db, config)
+
+
+@web_app_router.post(WEB_APP_PATH, responses=_RESPONSES)
+def transcribe_web_app_audio(
+    file: Annotated[UploadFile, _AUDIO],
+    agent: Annotated[agents.PublishedAgent, Depends(load_web_app_agent)],
+    db: DbDep,
+    config: ConfigDep,
+) -> Transcription:
+    """Voice input of a web app: as `transcribe_audio`, while the web app is on."""
+    return _transcribe(file, db, config)

@@ -1,0 +1,181 @@
+"""The build assistant: the decision model's structured proposal (validated), kept pending until
+it is applied to the draft as one revision or discarded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from console_testing import PROVIDER_KEY, assert_error, create_agent, save_config, sign_in, upload
+from fastapi.testclient import TestClient
+from model_upstream import ModelUpstream, model_upstream, tool_call_answer
+
+DESCRIPTION = "A support desk agent that answers refund questions."
+PROPOSAL = {
+    "instructions": "You answer refund questions in two sentences.",
+    "opening_statement": "Hello from the support desk.",
+    "suggested_questions": ["What is the refund window?", "How do I escalate?"],
+    "tools": ["knowledge_search", "image_studio"],
+    "knowledge": ["Policies", "Missing dataset"],
+}
+
+
+@pytest.fixture
+def upstream() -> Iterator[ModelUpstream]:
+    with model_upstream() as upstream:
+        yield upstream
+
+
+@pytest.fixture
+def agent_path(client: TestClient, upstream: ModelUpstream) -> str:
+    """An agent, with the scripted provider's gpt-4o active and chosen as the decision model."""
+    body = {"name": "Scripted", "base_url": upstream.url, "api_key": PROVIDER_KEY}
+    provider = client.post("/console/api/model-providers", json=body).json()
+    model = next(m for m in provider["models"] if m["name"] == "gpt-4o")
+    client.patch(f"/console/api/model-providers/{provider['id']}/models/{model['id']}", json={"active": True})
+    decision = {"decision_model": {"provider_id": provider["id"], "name": "gpt-4o"}}
+    assert client.put("/console/api/system-models", json=decision).status_code == 200
+    return f"/console/api/agents/{create_agent(client)['id']}"
+
+
+def propose(client: TestClient, path: str, upstream: ModelUpstream, arguments: Any = PROPOSAL) -> Any:
+    upstream.answer(tool_call_answer("propose_draft", arguments))
+    return client.post(f"{path}/build-assistant/proposal", json={"description": DESCRIPTION})
+
+
+def draft(client: TestClient, path: str) -> dict[str, Any]:
+    return client.get(path).json()["draft"]
+
+
+def test_a_proposal_is_kept_pending_and_leaves_the_draft_alone(
+    client: TestClient, agent_path: str, upstream: ModelUpstream, make_client: Callable[..., TestClient]
+) -> None:
+    policies = client.post("/console/api/datasets", json={"name": "Policies"}).json()
+    before = draft(client, agent_path)
+    response = propose(client, agent_path, upstream)
+    assert response.status_code == 200, response.text
+    proposal = response.json()
+    assert proposal["instructions"] == PROPOSAL["instructions"]
+    assert [(t["name"], t["label"], t["available"]) for t in proposal["tools"]] == [
+        ("knowledge_search", "Knowledge search", True),
+        ("image_studio", "image_studio", False),
+    ]
+    assert proposal["tools"][1]["reason"] == "No tool named 'image_studio' exists."
+    assert [(d["id"], d["available"]) for d in proposal["knowledge"]] == [
+        (policies["id"], True),
+        (None, False),
+    ]
+    assert draft(client, agent_path) == before
+
+    (call,) = upstream.seen
+    assert call.headers["x-model-caller"] == "build_assistant"
+    assert call.body["tool_choice"] == {"type": "function", "function": {"name": "propose_draft"}}
+    assert [tool["function"]["name"] for tool in call.body["tools"]] == ["propose_draft"]
+    assert call.body["messages"][-1] == {"role": "user", "content": DESCRIPTION}
+    assert "Policies" in call.body["messages"][0]["content"]
+
+    # Pending across requests and restarts, until applied or discarded.
+    restarted = make_client()
+    sign_in(restarted)
+    assert restarted.get(f"{agent_path}/build-assistant/proposal").json()["proposal"] == proposal
+
+
+def test_apply_writes_the_named_sections_in_one_revision(
+    client: TestClient, agent_path: str, upstream: ModelUpstream
+) -> None:
+    policies = client.post("/console/api/datasets", json={"name": "Policies"}).json()
+    save_config(
+        client,
+        {"id": agent_path.rsplit("/", 1)[-1]},
+        parameters={"temperature": 1.3, "max_tokens": 900},
+        tools=[{"name": "sandbox_shell", "enabled": True}],
+        knowledge={"dataset_ids": [], "top_k": 7, "score_threshold": 0.4},
+    )
+    upload(client, f"{agent_path}/files", "notes.txt", b"keep me")
+    before = draft(client, agent_path)
+    assert propose(client, agent_path, upstream).status_code == 200
+
+    stale = client.post(
+        f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"] - 1}
+    )
+    assert assert_error(stale, 409, "revision_conflict")["current_revision"] == before["revision"]
+    applied = client.post(
+        f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]}
+    )
+    assert applied.status_code == 200, applied.text
+    after = draft(client, agent_path)
+    assert after["revision"] == applied.json()["revision"] == before["revision"] + 1
+    config = after["config"]
+    assert config["instructions"] == PROPOSAL["instructions"]
+    assert config["opening_statement"] == PROPOSAL["opening_statement"]
+    assert config["suggested_questions"] == PROPOSAL["suggested_questions"]
+    assert config["tools"] == [
+        {"name": "sandbox_shell", "enabled": False},
+        {"name": "knowledge_search", "enabled": True},
+    ]
+    assert config["knowledge"] == {"dataset_ids": [policies["id"]], "top_k": 7, "score_threshold": 0.4}
+    assert (config["parameters"], config["model"]) == (
+        before["config"]["parameters"],
+        before["config"]["model"],
+    )
+    assert [f["name"] for f in client.get(f"{agent_path}/files").json()["data"]] == ["notes.txt"]
+    assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
+
+
+def test_a_partial_proposal_touches_only_what_it_names(
+    client: TestClient, agent_path: str, upstream: ModelUpstream
+) -> None:
+    save_config(
+        client, {"id": agent_path.rsplit("/", 1)[-1]}, instructions="Keep me.", opening_statement="Hi."
+    )
+    before = draft(client, agent_path)
+    assert propose(client, agent_path, upstream, {"suggested_questions": ["Only this?"]}).status_code == 200
+    client.post(f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]})
+    config = draft(client, agent_path)["config"]
+    assert config == {**before["config"], "suggested_questions": ["Only this?"]}
+
+
+def test_discard_drops_the_proposal_only(
+    client: TestClient, agent_path: str, upstream: ModelUpstream
+) -> None:
+    before = draft(client, agent_path)
+    propose(client, agent_path, upstream)
+    assert client.delete(f"{agent_path}/build-assistant/proposal").status_code == 204
+    assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
+    assert draft(client, agent_path) == before
+    assert_error(client.delete(f"{agent_path}/build-assistant/proposal"), 404, "not_found")
+    apply = client.post(f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]})
+    assert_error(apply, 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "detail"),
+    [
+        (
+            tool_call_answer("propose_draft", {"suggested_questions": ["q"] * 6}),
+            "invalid_proposal",
+            "at most 5",
+        ),
+        (tool_call_answer("propose_draft", {"colour": "blue"}), "invalid_proposal", "colour"),
+        (tool_call_answer("propose_draft", "not json"), "invalid_proposal", "Invalid JSON"),
+        (tool_call_answer("something_else", {}), "proposal_failed", "without calling propose_draft"),
+        ({"error": {"message": "Incorrect API key"}}, "proposal_failed", "HTTP 401: Incorrect API key"),
+    ],
+)
+def test_a_bad_answer_is_a_502_and_nothing_is_kept(
+    client: TestClient, agent_path: str, upstream: ModelUpstream, answer: Any, code: str, detail: str
+) -> None:
+    upstream.answer(answer, 401 if "error" in answer else 200)
+    response = client.post(f"{agent_path}/build-assistant/proposal", json={"description": DESCRIPTION})
+    assert detail in assert_error(response, 502, code)["message"]
+    assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
+
+
+def test_without_a_decision_model_nothing_is_asked(client: TestClient, upstream: ModelUpstream) -> None:
+    path = f"/console/api/agents/{create_agent(client)['id']}/build-assistant/proposal"
+    assert_error(client.post(path, json={"description": DESCRIPTION}), 409, "decision_model_not_configured")
+    assert_error(client.post(path, json={"description": "  "}), 422, "invalid_request")
+    missing = client.post("/console/api/agents/nope/build-assistant/proposal", json={"description": "x"})
+    assert_error(missing, 404, "not_found")
+    assert upstream.seen == []
