@@ -2,6 +2,7 @@
 
 Routes:
 - `GET /v1/models`, `POST /v1/chat/completions` (JSON or `stream: true` SSE);
+- `POST /v1/audio/transcriptions` (multipart `file` and fields; keyed by the audio's hash);
 - `GET|POST /search/{path}`: a JSON passthrough for a web-search provider (call site `tool:web_search`);
 - `/__replay/...`: the control API (scenario scope: open, so far, close; patches, state, health).
 
@@ -28,7 +29,13 @@ from support.replay.config import ReplayConfig
 from support.replay.errors import provider_error
 from support.replay.forward import Upstream
 from support.replay.hub import OpenScope, ReplayHub
-from support.replay.matching import WEB_SEARCH_CALL_SITE, call_site_of, chat_request, http_request
+from support.replay.matching import (
+    WEB_SEARCH_CALL_SITE,
+    audio_request,
+    call_site_of,
+    chat_request,
+    http_request,
+)
 from support.replay.scope import Patch, ScopeError
 
 _NOT_FORWARDED = frozenset({"host", "content-length", "connection", "accept-encoding", "x-model-caller"})
@@ -82,6 +89,28 @@ async def chat_completions(request: Request) -> Response:
         },
     )
     return await handle(hub, request, "chat", normalized, upstream)
+
+
+async def transcriptions(request: Request) -> Response:
+    hub = _hub(request)
+    content = await request.body()
+    try:
+        form = await request.form()
+    except ValueError as error:  # not multipart, or a broken body
+        return provider_error(400, f"invalid transcription request: {error}", "invalid_request_error")
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        return provider_error(400, "invalid transcription request: no `file` part", "invalid_request_error")
+    fields = [(key, value) for key, value in form.multi_items() if isinstance(value, str)]
+    audio = await upload.read()
+    normalized = audio_request(fields, audio, upload.content_type or "", call_site_of(request.headers))
+    upstream = Upstream(
+        "POST",
+        f"{hub.config.upstream}/audio/transcriptions",
+        content,
+        {"Authorization": f"Bearer {hub.config.api_key}", "Content-Type": request.headers["content-type"]},
+    )
+    return await handle(hub, request, "transcription", normalized, upstream)
 
 
 async def search(path: str, request: Request) -> Response:
@@ -150,6 +179,7 @@ def create_app(config: ReplayConfig) -> FastAPI:
     app.add_exception_handler(CassetteError, _bad_cassette)
     app.add_api_route("/v1/models", models, methods=["GET"])
     app.add_api_route("/v1/chat/completions", chat_completions, methods=["POST"])
+    app.add_api_route("/v1/audio/transcriptions", transcriptions, methods=["POST"])
     app.add_api_route("/search/{path:path}", search, methods=["GET", "POST"])
     app.add_api_route("/__replay/scenario", open_scope, methods=["POST"])
     app.add_api_route("/__replay/scenario", scope_report, methods=["GET"])

@@ -11,7 +11,7 @@ from support.replay.cassette import JsonResponse, RecordedResponse
 from support.replay.errors import miss_response, patch_error_body, provider_error
 from support.replay.forward import Recording, Upstream, forward
 from support.replay.hub import Hold, Parked, ReplayHub
-from support.replay.matching import ChatRequest, HttpRequest
+from support.replay.matching import AnyRequest, ChatRequest
 from support.replay.scope import FailPatch, HangPatch, Miss, ReplacePatch, Target, build_miss
 from support.replay.sse import chunks_of
 
@@ -20,7 +20,7 @@ async def handle(
     hub: ReplayHub,
     request: Request,
     target: Target,
-    normalized: ChatRequest | HttpRequest,
+    normalized: AnyRequest,
     upstream: Upstream | None,
 ) -> Response:
     scope = hub.scope

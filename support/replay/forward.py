@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from support.replay.cassette import Entry, JsonResponse, RecordedResponse, SseResponse
 from support.replay.errors import provider_error
 from support.replay.hub import Hold, ReplayHub
-from support.replay.matching import ChatRequest, HttpRequest, key_of
+from support.replay.matching import AnyRequest, key_of
 from support.replay.scope import Scope, Target
 from support.replay.scrub import is_secret_field
 from support.replay.sse import upstream_chunks
@@ -43,10 +43,10 @@ class Recording:
     target: Target
     number: int
 
-    def problem(self, request: ChatRequest | HttpRequest, reason: str) -> None:
+    def problem(self, request: AnyRequest, reason: str) -> None:
         self.scope.add_problem(request, self.target, self.number, reason)
 
-    def keep(self, request: ChatRequest | HttpRequest, response: RecordedResponse) -> None:
+    def keep(self, request: AnyRequest, response: RecordedResponse) -> None:
         entry = Entry(key=key_of(request), call_site=request.call_site, request=request, response=response)
         self.scope.recorded.append(entry)
 
@@ -54,7 +54,7 @@ class Recording:
 async def forward(
     hub: ReplayHub,
     request: Request,
-    normalized: ChatRequest | HttpRequest,
+    normalized: AnyRequest,
     upstream: Upstream | None,
     recording: Recording | None = None,
     hold: Hold | None = None,
@@ -83,7 +83,7 @@ async def forward(
 def _stream_back(
     hub: ReplayHub,
     request: Request,
-    normalized: ChatRequest | HttpRequest,
+    normalized: AnyRequest,
     response: httpx.Response,
     recording: Recording | None,
     hold: Hold | None,
@@ -108,7 +108,7 @@ def _stream_back(
 
 
 async def _json_back(
-    normalized: ChatRequest | HttpRequest, response: httpx.Response, recording: Recording | None
+    normalized: AnyRequest, response: httpx.Response, recording: Recording | None
 ) -> Response:
     raw = await response.aread()
     await response.aclose()

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from support.replay.cassette import Cassette, cassette_relpath, load_cassette, write_cassette
 from support.replay.config import ReplayConfig
-from support.replay.matching import ChatRequest, HttpRequest, key_of
+from support.replay.matching import AnyRequest, ChatRequest, key_of
 from support.replay.scope import (
     FailPatch,
     HangPatch,
@@ -171,9 +171,7 @@ class ReplayHub:
                 names.add(model)
         return sorted(names)
 
-    def new_parked(
-        self, scope: Scope, target: Target, call: int, request: ChatRequest | HttpRequest
-    ) -> Parked:
+    def new_parked(self, scope: Scope, target: Target, call: int, request: AnyRequest) -> Parked:
         return Parked(
             id=next(self._ids),
             scenario=scope.name,

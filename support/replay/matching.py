@@ -122,7 +122,21 @@ class HttpRequest(_Strict):
     body: Any = None
 
 
-NormalizedRequest = Annotated[ChatRequest | HttpRequest, Field(discriminator="kind")]
+class AudioRequest(_Strict):
+    """A normalized `POST /v1/audio/transcriptions` (multipart): the audio is keyed by a hash of
+    its bytes, so the same recording matches and any other one misses; the model name is metadata."""
+
+    kind: Literal["audio"] = "audio"
+    call_site: str
+    audio_sha256: str
+    audio_bytes: int
+    media_type: str
+    fields: dict[str, str] = {}  # the other form fields (language, prompt, response_format, ...)
+    model: str | None = None
+
+
+AnyRequest = ChatRequest | HttpRequest | AudioRequest
+NormalizedRequest = Annotated[AnyRequest, Field(discriminator="kind")]
 
 
 def normalize_text(text: str) -> str:
@@ -198,9 +212,35 @@ def http_request(
     )
 
 
-def key_text(request: ChatRequest | HttpRequest) -> str:
+def audio_request(
+    fields: list[tuple[str, str]], audio: bytes, media_type: str, call_site: str
+) -> AudioRequest:
+    """A transcription call: its audio file and its other form fields (`model` kept as metadata)."""
+    model = next((value for key, value in fields if key == "model"), None)
+    kept = {
+        key: SCRUBBED if is_secret_field(key) else normalize_text(value)
+        for key, value in fields
+        if key != "model"
+    }
+    return AudioRequest(
+        call_site=call_site,
+        audio_sha256=hashlib.sha256(audio).hexdigest(),
+        audio_bytes=len(audio),
+        media_type=media_type,
+        fields=dict(sorted(kept.items())),
+        model=model,
+    )
+
+
+def key_text(request: AnyRequest) -> str:
     """The readable form of the key: what a miss report shows and diffs. One fact per line."""
     lines = [f"call_site: {request.call_site}"]
+    if isinstance(request, AudioRequest):
+        lines.append(
+            f"audio: sha256 {request.audio_sha256} ({request.audio_bytes} bytes, {request.media_type})"
+        )
+        lines.extend(f"{key}: {value}" for key, value in request.fields.items())
+        return "\n".join(lines)
     if isinstance(request, HttpRequest):
         lines.append(f"{request.method} {request.path}" + (f"?{request.query}" if request.query else ""))
         if request.body is not None:
@@ -219,7 +259,7 @@ def key_text(request: ChatRequest | HttpRequest) -> str:
     return "\n".join(lines)
 
 
-def key_of(request: ChatRequest | HttpRequest) -> str:
+def key_of(request: AnyRequest) -> str:
     return f"{request.call_site}#{_digest(key_text(request))}"
 
 

@@ -4,13 +4,22 @@ key exists (those cassettes say `recorded_from: reference-model`).
     python -m support.replay.reference_model --port 0
     -> REFERENCE_MODEL_READY {"url": "http://127.0.0.1:PORT/v1"}
 
-Routes: `GET /v1/models` (`gpt-4o-mini`, `gpt-4o`), `POST /v1/chat/completions` (JSON, or SSE with
-`stream: true`), and `POST /v1/search` `{query}`: a deterministic web-search provider for the
-`web_search` tool. Every route requires `Authorization: Bearer <anything non-empty>` (else a
-provider-style 401), so credential wiring is exercised.
+Routes: `GET /v1/models` (`gpt-4o-mini`, `gpt-4o`, `whisper-1`), `POST /v1/chat/completions` (JSON,
+or SSE with `stream: true`), `POST /v1/audio/transcriptions` (multipart `file`, `model=whisper-1`:
+the text tone-coded in a WAV's samples, see `tone_audio.py`), and `POST /v1/search` `{query}`: a
+deterministic web-search provider for the `web_search` tool. Every route requires
+`Authorization: Bearer <anything non-empty>` (else a provider-style 401), so credential wiring is
+exercised.
 
 The reply is a pure function of the conversation (no clock, no randomness; ids are hashes):
 
+0. `propose_draft` is offered (the build assistant) -> a `propose_draft` call built from the last
+   user message, the agent's description (fields it gives no hint for are left out):
+   - instructions: its first sentence;
+   - opening_statement: the quoted text after `greet (users|people|visitors) with`;
+   - suggested_questions: every quoted text that ends with `?`;
+   - tools: every `backticked` name;
+   - knowledge: the quoted names after `attach the knowledge`.
 1. The last message is a tool result -> `Tool <name> returned: <content>` (content trimmed, at most
    500 characters).
 2. Otherwise the last user message decides; a tool is only called when it is offered:
@@ -45,8 +54,10 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from support.replay.server import serve
 from support.replay.sse import sse_frame
+from support.replay.tone_audio import decode
 
 MODELS = ("gpt-4o-mini", "gpt-4o")
+SPEECH_MODELS = ("whisper-1",)
 READY_PREFIX = "REFERENCE_MODEL_READY"
 TOOL_RESULT_CHARS = 500
 _CREATED = 1_700_000_000  # a fixed timestamp: recordings must not differ between runs
@@ -58,7 +69,7 @@ _TRAILING = " \t\r\n.?!"
 @dataclass(frozen=True)
 class ToolCall:
     name: str
-    arguments: dict[str, str]
+    arguments: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -91,17 +102,37 @@ _TOOL_RULES: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[st
 )
 _EXACT = re.compile(r"reply with exactly:\s*(.+)", re.IGNORECASE | re.DOTALL)
 _INSTRUCTIONS = re.compile(r"what are your instructions", re.IGNORECASE)
+_QUOTED = re.compile(r'"([^"]+)"')
+_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)", re.DOTALL)
+_GREETING = re.compile(r'greet (?:users|people|visitors) with "([^"]+)"', re.IGNORECASE)
+_KNOWLEDGE = re.compile(r'attach the knowledge((?:,? (?:and )?"[^"]+")+)', re.IGNORECASE)
+
+
+def proposal(description: str) -> dict[str, Any]:
+    """The build assistant's `propose_draft` arguments for a description (rule 0 above)."""
+    arguments: dict[str, Any] = {}
+    if first := _FIRST_SENTENCE.match(description.strip()):
+        arguments["instructions"] = first[1]
+    if greeting := _GREETING.search(description):
+        arguments["opening_statement"] = greeting[1]
+    if questions := [text for text in _QUOTED.findall(description) if text.endswith("?")]:
+        arguments["suggested_questions"] = questions
+    if tools := re.findall(r"`([^`]+)`", description):
+        arguments["tools"] = tools
+    if knowledge := _KNOWLEDGE.search(description):
+        arguments["knowledge"] = _QUOTED.findall(knowledge[1])
+    return arguments
 
 
 def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
     """The deterministic rules from the module docstring."""
+    if "propose_draft" in offered_tools:
+        return Reply(tool_call=ToolCall("propose_draft", proposal(_last_user_text(messages))))
     last = messages[-1]
     if last.get("role") == "tool":
         content = _text(last.get("content")).strip()[:TOOL_RESULT_CHARS]
         return Reply(text=f"Tool {_tool_name(messages, last.get('tool_call_id'))} returned: {content}")
-    user = next(
-        (_text(message.get("content")) for message in reversed(messages) if message.get("role") == "user"), ""
-    )
+    user = _last_user_text(messages)
     for tool, pattern, arguments in _TOOL_RULES:
         if tool in offered_tools and (match := pattern.search(user)):
             return Reply(tool_call=ToolCall(tool, arguments(match)))
@@ -111,6 +142,12 @@ def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
         system = "\n".join(_text(m.get("content")) for m in messages if m.get("role") == "system").strip()
         return Reply(text=f"My instructions: {system or '(none)'}")
     return Reply(text=f"You said: {user}")
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    return next(
+        (_text(message.get("content")) for message in reversed(messages) if message.get("role") == "user"), ""
+    )
 
 
 def _text(content: Any) -> str:
@@ -151,7 +188,8 @@ async def models(request: Request) -> Response:
     if not _authorized(request):
         return _provider_error(*_UNAUTHORIZED)
     data = [
-        {"id": name, "object": "model", "created": _CREATED, "owned_by": "reference-model"} for name in MODELS
+        {"id": name, "object": "model", "created": _CREATED, "owned_by": "reference-model"}
+        for name in (*MODELS, *SPEECH_MODELS)
     ]
     return JSONResponse({"object": "list", "data": data})
 
@@ -179,6 +217,24 @@ async def chat_completions(request: Request) -> Response:
     return JSONResponse(completion.whole())
 
 
+async def transcriptions(request: Request) -> Response:
+    if not _authorized(request):
+        return _provider_error(*_UNAUTHORIZED)
+    form = await request.form()
+    upload, model = form.get("file"), form.get("model")
+    if upload is None or isinstance(upload, str):
+        return _provider_error(400, "Invalid request: expected a `file` part", "invalid_request_error", None)
+    if model not in SPEECH_MODELS:
+        message = f"The model `{model}` does not exist or does not transcribe audio."
+        return _provider_error(404, message, "invalid_request_error", "model_not_found")
+    try:
+        text = decode(await upload.read())
+    except ValueError as error:
+        message = f"The reference model transcribes tone-coded WAV audio only: {error}"
+        return _provider_error(400, message, "invalid_request_error", "unsupported_audio")
+    return JSONResponse({"text": text})
+
+
 async def search(request: Request) -> Response:
     if not _authorized(request):
         return _provider_error(*_UNAUTHORIZED)
@@ -201,6 +257,7 @@ def create_app() -> FastAPI:
     app = FastAPI(title="reference model", openapi_url=None, docs_url=None, redoc_url=None)
     app.add_api_route("/v1/models", models, methods=["GET"])
     app.add_api_route("/v1/chat/completions", chat_completions, methods=["POST"])
+    app.add_api_route("/v1/audio/transcriptions", transcriptions, methods=["POST"])
     app.add_api_route("/v1/search", search, methods=["POST"])
     return app
 

@@ -2,7 +2,8 @@
 
 Pure logic with no HTTP, shared by the server (which fills it) and the control client (which reads
 its report). Calls are numbered per target from 0 in arrival order: `chat` counts
-`/v1/chat/completions` calls, `search` counts `/search/...` calls.
+`/v1/chat/completions` calls, `search` counts `/search/...` calls, `transcription` counts
+`/v1/audio/transcriptions` calls.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from support.replay.cassette import Cassette, Entry, RecordedResponse
-from support.replay.matching import ChatRequest, HttpRequest, key_of, key_text
+from support.replay.matching import AnyRequest, AudioRequest, key_of, key_text
 
 Mode = Literal["replay", "record", "live"]
-Target = Literal["chat", "search"]
+Target = Literal["chat", "search", "transcription"]
 
 
 class ScopeError(Exception):
@@ -132,7 +133,7 @@ def _block(text: str, indent: int) -> list[str]:
 
 
 def build_miss(
-    request: ChatRequest | HttpRequest, target: Target, call: int | None, reason: str, recorded: list[Entry]
+    request: AnyRequest, target: Target, call: int | None, reason: str, recorded: list[Entry]
 ) -> Miss:
     """A miss with a unified diff against the most similar recorded entry (difflib ratio)."""
     text = key_text(request)
@@ -195,7 +196,7 @@ class Scope:
         self._unused: dict[str, deque[int]] = {}
         for index, entry in enumerate(self.entries):
             self._unused.setdefault(entry.key, deque()).append(index)
-        self._calls: dict[Target, int] = {"chat": 0, "search": 0}
+        self._calls: dict[Target, int] = {"chat": 0, "search": 0, "transcription": 0}
         self._patches: dict[tuple[Target, int], FailPatch | HangPatch | ReplacePatch] = {}
 
     @property
@@ -222,7 +223,7 @@ class Scope:
     def take_patch(self, target: Target, call: int) -> FailPatch | HangPatch | ReplacePatch | None:
         return self._patches.pop((target, call), None)
 
-    def take(self, request: ChatRequest | HttpRequest, target: Target, call: int) -> Entry | Miss:
+    def take(self, request: AnyRequest, target: Target, call: int) -> Entry | Miss:
         """The oldest unused recording with this request's key (FIFO), or a recorded miss."""
         key = key_of(request)
         unused = self._unused.get(key)
@@ -235,13 +236,18 @@ class Scope:
             reason = (
                 f"all {used} recorded entries with this key were already used: the product made an extra call"
             )
+        elif isinstance(request, AudioRequest):
+            reason = (
+                f"no recorded transcription has this audio (sha256 {request.audio_sha256[:16]}…, "
+                f"{request.audio_bytes} bytes): the product sent a different recording"
+            )
         else:
             reason = "no recorded entry matches this request"
         miss = build_miss(request, target, call, reason, self.entries)
         self.misses.append(miss)
         return miss
 
-    def add_problem(self, request: ChatRequest | HttpRequest, target: Target, call: int, reason: str) -> None:
+    def add_problem(self, request: AnyRequest, target: Target, call: int, reason: str) -> None:
         """A call that could not be served or recorded (e.g. the upstream was unreachable)."""
         self.misses.append(build_miss(request, target, call, reason, []))
 

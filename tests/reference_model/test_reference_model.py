@@ -10,7 +10,8 @@ import httpx
 import pytest
 from openai import NotFoundError, OpenAI
 
-from support.replay.reference_model import answer
+from support.replay.reference_model import answer, proposal
+from support.replay.tone_audio import encode
 from tests.runtime.service_process import PYTHON, service
 
 SHELL_TOOL = {
@@ -39,8 +40,8 @@ def client(base_url: str) -> OpenAI:
     return OpenAI(base_url=base_url, api_key="any-key", max_retries=0, timeout=10)
 
 
-def test_models_lists_both_models(client: OpenAI) -> None:
-    assert [model.id for model in client.models.list()] == ["gpt-4o-mini", "gpt-4o"]
+def test_models_lists_the_chat_and_speech_models(client: OpenAI) -> None:
+    assert [model.id for model in client.models.list()] == ["gpt-4o-mini", "gpt-4o", "whisper-1"]
 
 
 def test_non_streaming_echo(client: OpenAI) -> None:
@@ -211,3 +212,43 @@ def test_asked_for_its_instructions_it_repeats_the_system_message() -> None:
     question = _user("What are your instructions?")
     assert answer([system, *question], set()).text == "My instructions: Your support code is E2E-CODE-4711."
     assert answer(question, set()).text == "My instructions: (none)"
+
+
+def test_a_tone_coded_recording_is_transcribed_from_its_samples(client: OpenAI, base_url: str) -> None:
+    audio = encode("What is the refund window?")
+    result = client.audio.transcriptions.create(model="whisper-1", file=("voice.wav", audio, "audio/wav"))
+    assert result.text == "What is the refund window?"
+    headers = {"Authorization": "Bearer k"}
+    webm = httpx.post(
+        f"{base_url}/audio/transcriptions",
+        headers=headers,
+        files={"file": ("voice.webm", b"\x1aE\xdf\xa3 not a wav", "audio/webm")},
+        data={"model": "whisper-1"},
+    )
+    assert (webm.status_code, webm.json()["error"]["code"]) == (400, "unsupported_audio")
+    wrong_model = httpx.post(
+        f"{base_url}/audio/transcriptions",
+        headers=headers,
+        files={"file": ("v.wav", audio)},
+        data={"model": "gpt-4o"},
+    )
+    assert wrong_model.status_code == 404
+
+
+def test_the_build_assistant_gets_a_proposal_built_from_the_description() -> None:
+    description = (
+        'A station concierge that answers in two sentences. Greet visitors with "Welcome aboard." '
+        'Offer "Where is Ring 7?" and "When is dinner?". Use `knowledge_search` and `holo_deck`. '
+        'Attach the knowledge "e2e-seed-ready-knowledge" and "Old logs".'
+    )
+    assert proposal(description) == {
+        "instructions": "A station concierge that answers in two sentences.",
+        "opening_statement": "Welcome aboard.",
+        "suggested_questions": ["Where is Ring 7?", "When is dinner?"],
+        "tools": ["knowledge_search", "holo_deck"],
+        "knowledge": ["e2e-seed-ready-knowledge", "Old logs"],
+    }
+    assert proposal("Just a helper.") == {"instructions": "Just a helper."}  # the rest is left alone
+    reply = answer(_user(description), {"propose_draft"})
+    assert reply.tool_call is not None and reply.tool_call.name == "propose_draft"
+    assert reply.tool_call.arguments == proposal(description)

@@ -46,6 +46,18 @@ def test_written_cassette_loads_back_identical(tmp_path: Path) -> None:
     assert text.startswith('{\n  "version": 1,\n  "scenario": "Ask",') and text.endswith("}\n")
 
 
+def test_rewriting_an_unchanged_recording_changes_no_byte(tmp_path: Path) -> None:
+    path = tmp_path / "ask.json"
+    write_cassette(path, cassette(entry()))
+    before = path.read_bytes()
+    write_cassette(path, cassette(entry()).model_copy(update={"recorded_at": "2026-12-01T09:00:00+00:00"}))
+    assert path.read_bytes() == before  # only the time differs: the file stays as it was
+    write_cassette(
+        path, cassette(entry("changed")).model_copy(update={"recorded_at": "2026-12-01T09:00:00+00:00"})
+    )
+    assert load_cassette(path).recorded_at == "2026-12-01T09:00:00+00:00"
+
+
 def test_scrubbing_applies_to_everything_written(tmp_path: Path) -> None:
     literal = "plain-provider-key-without-a-known-shape"
     search = http_request("post", "/web", [], {"query": "x", "api_key": "tvly-secret"}, "tool:web_search")

@@ -5,12 +5,14 @@
 // loaded; we stop saving rather than overwrite their work (draft_sync.js offers "Load latest").
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
+import { mountBuildAssistant } from './build_assistant.js';
 import { byId, h, pageLoaded, setFieldError, showAlert } from './dom.js';
 import { CHANGED_ELSEWHERE, createDraftSync } from './draft_sync.js';
 import { loadFiles } from './agent_files.js';
 import { openDuplicateDialog } from './duplicate.js';
 import { loadEnvVars } from './env_vars.js';
 import { guardLeave } from './nav.js';
+import { mountPreview } from './preview.js';
 import { createVersionHistory } from './versions.js';
 
 const SAVE_DELAY_MS = 500;
@@ -32,6 +34,7 @@ let saving = null; // the PUT in flight
 let timer = null;
 let failed = false;
 let conflict = false;
+const savedListeners = []; // the preview and the build assistant: told once every edit is saved
 
 function showSaveState(text, { retry = false } = {}) {
   saveStateEl.textContent = text;
@@ -73,6 +76,7 @@ function onSaved(draft) {
   if (pending) return; // newer edits are still on their way: keep saying "Saving…"
   showSaveState('Saved');
   publishBar.refresh().catch(() => {}); // the publish state depends on the saved draft
+  for (const listener of savedListeners) listener();
 }
 
 function onSaveFailed(err) {
@@ -356,6 +360,7 @@ async function load() {
     showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
   });
   fields.disabled = false;
+  await Promise.all([mountBuildAssistant(draftHandle), mountPreview(draftHandle)]);
 }
 
 // Shows a draft in every field: at load, after a restore and after "Load latest".
@@ -375,5 +380,19 @@ function showDraft(draft) {
   renderTools();
   renderKnowledge();
 }
+
+// What the preview and the build assistant see of the draft: they read it, wait for it to be
+// saved, hold the fields while they change it on the server, and show the draft it became.
+const draftHandle = {
+  config: () => config,
+  revision: () => revision,
+  settle,
+  onSaved: (listener) => savedListeners.push(listener),
+  hold: (on) => { fields.disabled = on; },
+  replace(draft) {
+    showDraft(draft);
+    onSaved(draft);
+  },
+};
 
 load().finally(pageLoaded);

@@ -1,0 +1,71 @@
+// The configure page's preview: a conversation with the saved draft (chat_view.js), kept apart
+// from the web app's. Each question first waits for pending edits to be saved; an edit saved
+// while a reply streams applies from the next question, and the pane says so.
+import { agentId, agentPath } from './agent_page.js';
+import { ChatSession, bindComposer } from './chat_view.js';
+import { byId, h } from './dom.js';
+import { bindVoiceInput } from './voice.js';
+
+export async function mountPreview(draft) {
+  const log = byId('preview-conversation');
+  const notice = byId('preview-notice');
+  const restart = byId('preview-restart');
+  const voice = byId('preview-voice');
+  const suggestions = byId('preview-suggestions');
+  const session = new ChatSession({
+    apiBase: `${agentPath}/preview`,
+    agentName: byId('agent-name').textContent,
+    log,
+    scroller: log,
+    form: byId('preview-composer'),
+    input: byId('preview-message'),
+    sendButton: byId('preview-send'),
+    stopButton: byId('preview-stop'),
+    controls: () => [restart, voice, ...suggestions.querySelectorAll('button')].filter(Boolean),
+    storageKey: `agent-builder.preview.${agentId}`,
+    beforeSend: async () => {
+      notice.textContent = '';
+      await draft.settle(); // the preview answers from the draft as saved
+    },
+  });
+
+  // The opening statement and suggested questions are the draft's, as they are saved.
+  function showDraftStart() {
+    const { opening_statement: opening, suggested_questions: questions } = draft.config();
+    log.querySelector('.opening')?.remove();
+    if (opening) {
+      log.prepend(h('article', { class: 'message assistant opening', 'aria-label': 'Opening statement' },
+        h('p', { class: 'message-role' }, session.agentName), h('div', { class: 'message-text' }, opening)));
+    }
+    suggestions.replaceChildren(...questions.map((question) => h('button', {
+      type: 'button', class: 'button suggestion', disabled: Boolean(session.streaming),
+      onclick: () => {
+        session.input.value = question;
+        session.form.requestSubmit();
+      },
+    }, question)));
+    suggestions.hidden = !questions.length;
+  }
+
+  draft.onSaved(() => {
+    showDraftStart();
+    if (session.streaming) notice.textContent = 'Your saved changes apply from the next message.';
+  });
+  restart.addEventListener('click', () => {
+    session.startNew();
+    notice.textContent = 'Started a new preview conversation.';
+  });
+  bindComposer(session);
+  if (voice) {
+    bindVoiceInput({
+      button: voice,
+      input: session.input,
+      statusEl: byId('preview-voice-status'),
+      alertEl: byId('preview-voice-error'),
+      transcribeUrl: '/console/api/audio/transcriptions',
+    });
+  }
+  showDraftStart();
+  await session.restore();
+  restart.disabled = false;
+}
