@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from seed.tasks import Task, agents, models, tools
+from seed.tasks import Task, agents, models, speech, tools
 from seed.tasks.knowledge import dataset_task
 from support.seeded.profiles import PROFILE_TASKS
 from support.seeded.specs import agent_specs, dataset_specs
@@ -15,6 +15,7 @@ TASKS: Mapping[str, Task] = {
     for task in (
         *models.TASKS,
         *tools.TASKS,
+        *speech.TASKS,
         *(dataset_task(key) for key in dataset_specs()),
         *(agents.agent_task(key) for key in agent_specs()),
     )

@@ -9,6 +9,7 @@ from support.fixtures.agents import fixture_agent
 from support.fixtures.knowledge import fixture_dataset
 from support.fixtures.models import fixture_model
 from support.fixtures.runtime import agent_backend
+from support.fixtures.speech import fixture_speech_to_text_model
 from support.fixtures.tools import fixture_web_search_credential
 from support.world import World
 
@@ -25,6 +26,13 @@ def step_decision_model(context: Context) -> None:
     """Resolve the seeded decision chat model; fails with the seed command when missing."""
     world: World = context.world
     world.agent_builder.fixtures.decision_model = fixture_model(world.console, world.settings, "decision")
+
+
+@given("the speech-to-text model is available")
+def step_speech_to_text_model(context: Context) -> None:
+    world: World = context.world
+    model = fixture_speech_to_text_model(world.console, world.settings)
+    world.agent_builder.fixtures.speech_to_text_model = model
 
 
 @given("the ready knowledge dataset is available")

@@ -25,6 +25,11 @@ def step_fail_next(context: Context, status: int) -> None:
     _replay(context.world).add_patch(FailPatch(status=status))
 
 
+@given("the model provider fails the next transcription with status {status:d}")
+def step_fail_next_transcription(context: Context, status: int) -> None:
+    _replay(context.world).add_patch(FailPatch(target="transcription", status=status))
+
+
 @given("the model provider stalls the next call")
 @PROVIDER_FAULT
 def step_stall_next(context: Context) -> None:

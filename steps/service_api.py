@@ -1,15 +1,13 @@
 """The service API as an integrator calls it with "that key" (the public HTTP contract): info,
 parameters, refusals, and blocking or streaming chat."""
 
-import json
-
 from behave import then, when
 from behave.runner import Context
 
-from support.api.service import ServiceApiError, ServiceStreamEvent
+from support.api.service import ServiceApiError
 from support.api_setup.access import service_api_client
 from support.api_setup.agents import current_agent
-from support.goldens import check_text
+from support.goldens import check_text, event_sequence
 from support.tags import SERVICE_API_CHAT
 from support.world import World
 
@@ -69,31 +67,13 @@ def step_streamed_answer(context: Context, text: str) -> None:
     )
 
 
-def _payload_shape(value: object) -> object:
-    """A payload's shape: keys and value types, not values (ids, usage numbers and text vary)."""
-    if isinstance(value, dict):
-        return {key: _payload_shape(item) for key, item in sorted(value.items())}
-    if isinstance(value, list):
-        return [_payload_shape(item) for item in value[:1]]
-    return type(value).__name__
-
-
-def _event_sequence(events: list[ServiceStreamEvent]) -> list[dict[str, object]]:
-    """Event names with payload shapes; consecutive repeats collapse, since chunking is the provider's."""
-    sequence: list[dict[str, object]] = []
-    for event in events:
-        entry = {"event": event.event, "data": _payload_shape(event.data.model_dump(mode="json"))}
-        if not sequence or sequence[-1] != entry:
-            sequence.append(entry)
-    return sequence
-
-
 @then('the service API event sequence matches the golden "{name}"')
 @SERVICE_API_CHAT
 def step_stream_golden(context: Context, name: str) -> None:
     """The stream's event sequence (names and payload shapes) equals the golden file."""
     world: World = context.world
-    actual = json.dumps(_event_sequence(world.agent_builder.runtime.stream_events), indent=2) + "\n"
+    events = world.agent_builder.runtime.stream_events
+    actual = event_sequence((event.event, event.data.model_dump(mode="json")) for event in events)
     check_text(world.settings, f"{name}.json", actual)
 
 

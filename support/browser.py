@@ -1,4 +1,10 @@
-"""One Playwright browser per process; a fresh, signed-in, pinned context per scenario."""
+"""One Playwright browser per process; a fresh, signed-in, pinned context per scenario.
+
+@microphone scenarios get a second browser, launched the first time one runs: its fake
+microphone plays the seeded voice clip (fake devices are launch flags, so they cannot be a
+context's). Playwright grants the microphone permission per context; Chromium's
+`--use-fake-ui-for-media-stream` is left out on purpose, since it would grant it to every page
+and no scenario could then see the permission denied."""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
+from support.seeded.specs import voice_clip
 from support.settings import Settings
 
 VIEWPORT = {"width": 1280, "height": 800}
@@ -23,6 +30,16 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SYSTEM_CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+PERMISSIONS = ["clipboard-read", "clipboard-write"]
+MICROPHONE_PERMISSIONS = [*PERMISSIONS, "microphone"]
+
+
+def microphone_args() -> list[str]:
+    """The fake microphone's launch flags: it plays the voice clip once (`%noloop`), then silence."""
+    return [
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={voice_clip().path}%noloop",
+    ]
 
 
 class BrowserNotFound(RuntimeError):
@@ -57,6 +74,7 @@ class BrowserSession:
     playwright: Playwright
     browser: Browser
     settings: Settings
+    microphone_browser: Browser | None = None
 
     @property
     def description(self) -> str:
@@ -71,24 +89,35 @@ class BrowserSession:
             if settings.browser_ws_endpoint:
                 browser = playwright.chromium.connect(settings.browser_ws_endpoint)
             else:
-                browser = playwright.chromium.launch(
-                    executable_path=str(find_chromium(settings, playwright)),
-                    headless=not settings.headed,
-                    slow_mo=settings.slow_mo_ms,
-                    args=CHROMIUM_ARGS,
-                )
+                browser = _launch(playwright, settings, CHROMIUM_ARGS)
         except BaseException:
             playwright.stop()
             raise
         return cls(playwright, browser, settings)
 
-    def new_context(self, storage_state: dict[str, Any] | None) -> BrowserContext:
-        context = self.browser.new_context(
+    def _microphone_browser(self) -> Browser:
+        if self.settings.browser_ws_endpoint:
+            raise BrowserNotFound(
+                "@microphone scenarios need a fake microphone, which is a launch flag of a local Chromium: "
+                "they cannot run on the remote browser of E2E_BROWSER_WS_ENDPOINT. Unset it for them."
+            )
+        if self.microphone_browser is None:
+            self.microphone_browser = _launch(
+                self.playwright, self.settings, [*CHROMIUM_ARGS, *microphone_args()]
+            )
+        return self.microphone_browser
+
+    def new_context(
+        self, storage_state: dict[str, Any] | None, *, microphone: bool = False
+    ) -> BrowserContext:
+        """A pinned context; with `microphone`, of the fake-microphone browser and allowed to use it."""
+        browser = self._microphone_browser() if microphone else self.browser
+        context = browser.new_context(
             viewport=VIEWPORT,  # type: ignore[arg-type]
             locale=LOCALE,
             timezone_id=TIMEZONE,
             storage_state=storage_state,  # type: ignore[arg-type]
-            permissions=["clipboard-read", "clipboard-write"],
+            permissions=MICROPHONE_PERMISSIONS if microphone else PERMISSIONS,
         )
         context.set_default_timeout(self.settings.timeout_ms)
         if self.settings.cpu_throttle > 1:  # every page of the context: new_page() and popups alike
@@ -98,6 +127,17 @@ class BrowserSession:
 
     def close(self) -> None:
         try:
+            if self.microphone_browser is not None:
+                self.microphone_browser.close()
             self.browser.close()
         finally:
             self.playwright.stop()
+
+
+def _launch(playwright: Playwright, settings: Settings, args: list[str]) -> Browser:
+    return playwright.chromium.launch(
+        executable_path=str(find_chromium(settings, playwright)),
+        headless=not settings.headed,
+        slow_mo=settings.slow_mo_ms,
+        args=args,
+    )

@@ -6,7 +6,9 @@ A missing golden fails with the command that creates it, rather than bootstrappi
 from __future__ import annotations
 
 import difflib
+import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from playwright.sync_api import Locator, expect
@@ -56,3 +58,23 @@ def check_aria(settings: Settings, name: str, region: Locator) -> None:
     elif not path.exists():
         raise _missing(path)
     expect(region).to_match_aria_snapshot(path.read_text(encoding="utf-8"))
+
+
+def _payload_shape(value: object) -> object:
+    """A payload's shape: keys and value types, not values (ids, usage numbers and text vary)."""
+    if isinstance(value, dict):
+        return {key: _payload_shape(item) for key, item in sorted(value.items())}
+    if isinstance(value, list):
+        return [_payload_shape(item) for item in value[:1]]
+    return type(value).__name__
+
+
+def event_sequence(events: Iterable[tuple[str, object]]) -> str:
+    """(event name, JSON payload) pairs as golden text: names with payload shapes, consecutive
+    repeats collapsed, since chunking is the provider's."""
+    sequence: list[dict[str, object]] = []
+    for name, data in events:
+        entry = {"event": name, "data": _payload_shape(data)}
+        if not sequence or sequence[-1] != entry:
+            sequence.append(entry)
+    return json.dumps(sequence, indent=2) + "\n"

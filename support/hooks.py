@@ -53,7 +53,7 @@ from support.reports import (
 from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Stack, console_command, start_service, wait_healthy
-from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
 from support.ui.loading import wait_until_loaded
 from support.world import World
 
@@ -189,7 +189,8 @@ def _check_origin(url: str, world: World) -> None:
 
 def before_scenario(context: Context, scenario: Scenario) -> None:
     run: RunState = context.run
-    browser_context = run.browser.new_context(run.storage_state)
+    microphone = MICROPHONE in {f"@{tag}" for tag in scenario.effective_tags}
+    browser_context = run.browser.new_context(run.storage_state, microphone=microphone)
     if run.settings.trace != "off":
         # DOM snapshots, network and console, but no screencast frames: the frames were a third of
         # the lane's CPU (benchmarks/trace_cost.py), and the failure screenshot is taken anyway.

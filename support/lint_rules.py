@@ -14,6 +14,7 @@ from support.problem import Problem
 from support.step_definitions import StepDefinitions
 from support.tags import (
     AGENT_BACKEND_RUNTIME,
+    BROWSER_TAG_STEPS,
     CORE,
     CORE_EXCLUSIVE_TAGS,
     DECISION_AGENT_STEP,
@@ -82,6 +83,10 @@ def case_problems(shown: str, case: LintCase, steps: StepDefinitions | None) -> 
         if tag in case.tags and required not in texts:
             message = f'{tag} needs the step "{required}": add it to the scenario'
             problems.append(Problem(shown, case.line, "tag-without-step", message))
+    for tag, tag_steps in BROWSER_TAG_STEPS.items():
+        if tag in case.tags and not tag_steps & set(texts):
+            message = f"{tag} chooses a browser that one of these steps uses: {', '.join(sorted(tag_steps))}"
+            problems.append(Problem(shown, case.line, "browser-tag-without-step", message))
     for index, step in enumerate(case.steps):
         problems += _step_problems(
             shown, case, step, texts[:index], steps, quiet_fixtures=bool(core_fixtures)
@@ -129,6 +134,10 @@ def _step_problems(
         if step.text == fixture_step and tag not in case.tags and not quiet_fixtures:
             message = f'"{fixture_step}" consumes a seeded fixture; tag the scenario {tag}'
             problems.append(Problem(shown, step.line, "step-without-fixture-tag", message))
+    for tag, tag_steps in BROWSER_TAG_STEPS.items():
+        if step.text in tag_steps and tag not in case.tags:
+            message = f'"{step.text}" needs the browser of {tag} scenarios; tag the scenario {tag}'
+            problems.append(Problem(shown, step.line, "step-without-browser-tag", message))
     prerequisite = SETUP_PREREQUISITES.get(step.text)
     if prerequisite is not None and prerequisite not in earlier:
         message = f'"{step.text}" needs "Given {prerequisite}" earlier in the scenario: add it before'

@@ -38,6 +38,7 @@ FIXTURE_STEPS: Mapping[str, str] = {
     "@full-config-agent": "the full config agent is available",
     "@tool-states-agent": "the tool states agent is available",
     "@dual-retrieval-fixture": "the dual retrieval agent is available",
+    "@speech-to-text-model": "the speech-to-text model is available",
 }
 RUNTIME_READINESS_STEP = "the agent runtime backend is available"
 # `@core` must stay exactly the deterministic PR set: no seeded fixtures, models, tools or runtime
@@ -68,9 +69,35 @@ AXE_EXCLUSIVE_TAGS = (EXECUTION_TAGS - {AXE}) | RUNTIME_TAGS | frozenset(FIXTURE
 # Tag -> a step (text after the keyword) every scenario with that tag must contain.
 TAG_STEPS: Mapping[str, str] = {AXE: AXE_SCAN_STEP}
 
+# Browser tags choose the browser a scenario runs in (support/hooks.py), never its lane. A
+# @microphone scenario gets a Chromium whose fake microphone plays the seeded voice clip, with the
+# microphone permission granted; these steps use that microphone (or take the permission away),
+# so each needs the tag, and the tag needs one of them.
+MICROPHONE = "@microphone"
+RECORD_IN_PREVIEW_STEP = "I record a voice message in the preview"
+RECORD_IN_WEB_APP_STEP = "I record a voice message in the web app"
+START_RECORDING_IN_PREVIEW_STEP = "I start a voice message in the preview"
+DENY_MICROPHONE_STEP = "the browser denies microphone access"
+BROWSER_TAG_STEPS: Mapping[str, frozenset[str]] = {
+    MICROPHONE: frozenset(
+        {
+            RECORD_IN_PREVIEW_STEP,
+            RECORD_IN_WEB_APP_STEP,
+            START_RECORDING_IN_PREVIEW_STEP,
+            DENY_MICROPHONE_STEP,
+        }
+    ),
+}
+
 # Left-over markers: a scenario is either in a lane or deleted, never parked.
 FORBIDDEN_TAGS = frozenset({"@skip", "@wip"})
-KNOWN_TAGS = EXECUTION_TAGS | RUNTIME_SURFACE_TAGS | frozenset(FIXTURE_STEPS) | frozenset(RULE_SET_TAGS)
+KNOWN_TAGS = (
+    EXECUTION_TAGS
+    | RUNTIME_SURFACE_TAGS
+    | frozenset(FIXTURE_STEPS)
+    | frozenset(RULE_SET_TAGS)
+    | frozenset(BROWSER_TAG_STEPS)
+)
 
 # Lane name -> behave/cucumber tag expression; None runs every scenario.
 LANES: Mapping[str, str | None] = {

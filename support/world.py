@@ -10,14 +10,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, Response
 
 from support.api.console import ConsoleClient
-from support.api.models import AgentDetail, Dataset, Document, Model, ToolCredential
+from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model, ToolCredential
 from support.api.service import ServiceStreamEvent
 from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
+from support.seeded.specs import VoiceClip
 from support.settings import Settings
 from support.ui.loading import wait_until_loaded
 
@@ -41,6 +42,7 @@ class FixturesState:
     # By fixture key: `full-config`, `tool-states`, `dual-retrieval` (seed/data/agents.toml).
     fixture_agents: dict[str, AgentDetail] = field(default_factory=dict)
     agent_backend: RuntimeBackend | None = None
+    speech_to_text_model: AgentModelRef | None = None
 
 
 @dataclass(slots=True)
@@ -80,6 +82,28 @@ class RuntimeState:
 
 
 @dataclass(slots=True)
+class PreviewState:
+    """The configure page's preview: the responses its questions got, in order (a reply's event
+    stream is its body, complete once the reply has ended)."""
+
+    replies: list[Response] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class BuildAssistantState:
+    """What the scenario asked the build assistant for."""
+
+    description: str | None = None
+
+
+@dataclass(slots=True)
+class SpeechToTextState:
+    """Voice input: the clip the fake microphone played into the last recording."""
+
+    clip: VoiceClip | None = None
+
+
+@dataclass(slots=True)
 class AgentBuilderState:
     fixtures: FixturesState = field(default_factory=FixturesState)
     configure: ConfigureState = field(default_factory=ConfigureState)
@@ -87,6 +111,9 @@ class AgentBuilderState:
     knowledge: KnowledgeState = field(default_factory=KnowledgeState)
     settings: SettingsState = field(default_factory=SettingsState)
     runtime: RuntimeState = field(default_factory=RuntimeState)
+    preview: PreviewState = field(default_factory=PreviewState)
+    build_assistant: BuildAssistantState = field(default_factory=BuildAssistantState)
+    speech_to_text: SpeechToTextState = field(default_factory=SpeechToTextState)
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ provider is `verified` only when that call succeeds now, not because it once did
 from __future__ import annotations
 
 from seed.tasks import Outcome, SeedContext, Task, find_one
-from support.api.models import Provider
+from support.api.models import AgentModelRef, Model, Provider
 from support.seeded.blocked import Blocked
 from support.seeded.endpoints import model_endpoint
 from support.seeded.specs import PROVIDER_NAME, ModelRole, model_name
@@ -73,12 +73,32 @@ def seed_model(ctx: SeedContext, role: ModelRole) -> Outcome:
             fix = f"set {MODEL_VARIABLES[role]} to a model the provider offers"
         raise Blocked(f"{PROVIDER_NAME} does not offer {name} (it offers: {offered})", fix)
     ctx.models[role] = model
+    steps = [step for step in (_activate(ctx, model, role), _choose_decision(ctx, model, role)) if step]
+    if not steps:
+        return Outcome("verified", f"{name} active" + (", the decision model" if role == "decision" else ""))
+    return Outcome("updated", ("would " if ctx.dry_run else "") + " and ".join(steps))
+
+
+def _activate(ctx: SeedContext, model: Model, role: ModelRole) -> str | None:
     if model.active:
-        return Outcome("verified", f"{name} active")
-    if ctx.dry_run:
-        return Outcome("updated", f"would activate {name}")
-    ctx.models[role] = ctx.console.set_model_active(provider.id, model.id, True)
-    return Outcome("updated", f"activated {name}")
+        return None
+    if not ctx.dry_run:
+        ctx.models[role] = ctx.console.set_model_active(model.provider_id, model.id, True)
+    return f"activate {model.name}"
+
+
+def _choose_decision(ctx: SeedContext, model: Model, role: ModelRole) -> str | None:
+    """The build assistant asks the console's decision model: the seeded one must be it."""
+    if role != "decision":
+        return None
+    models = ctx.console.get_system_models()
+    chosen = models.decision_model
+    if chosen is not None and (chosen.provider_id, chosen.name) == (model.provider_id, model.name):
+        return None
+    if not ctx.dry_run:
+        ref = AgentModelRef(provider_id=model.provider_id, name=model.name)
+        ctx.console.set_system_models(models.model_copy(update={"decision_model": ref}))
+    return f"make {model.name} the console's decision model"
 
 
 TASKS = (

@@ -22,6 +22,7 @@ from support.api.models import (
     AgentList,
     ApiKeyCreated,
     ApiKeyList,
+    ChatMessageList,
     Dataset,
     DatasetList,
     Document,
@@ -32,6 +33,7 @@ from support.api.models import (
     EnvVarCreate,
     EnvVarList,
     Model,
+    PendingProposal,
     Provider,
     ProviderList,
     PublishedVersionList,
@@ -39,9 +41,11 @@ from support.api.models import (
     PublishResult,
     RetrieveResponse,
     SegmentList,
+    SystemModels,
     ToolCredential,
     ToolCredentialList,
     ToolList,
+    Transcription,
     VersionRestore,
 )
 
@@ -270,3 +274,22 @@ class ConsoleClient:
 
     def delete_tool_credential(self, credential_id: str) -> None:
         self._delete(f"/tool-credentials/{credential_id}")
+
+    # the console's own models: the build assistant's decision model, voice input's speech to text
+    def get_system_models(self) -> SystemModels:
+        return self._call("GET", "/system-models", SystemModels)
+
+    def set_system_models(self, models: SystemModels) -> SystemModels:
+        return self._call("PUT", "/system-models", SystemModels, json=models.model_dump(mode="json"))
+
+    def transcribe(self, name: str, audio: bytes, media_type: str) -> Transcription:
+        return self._call(
+            "POST", "/audio/transcriptions", Transcription, files={"file": (name, audio, media_type)}
+        )
+
+    def preview_messages(self, agent_id: str, conversation_id: str) -> ChatMessageList:
+        path = f"/agents/{agent_id}/preview/conversations/{conversation_id}/messages"
+        return self._call("GET", path, ChatMessageList)
+
+    def get_pending_proposal(self, agent_id: str) -> PendingProposal:
+        return self._call("GET", f"/agents/{agent_id}/build-assistant/proposal", PendingProposal)

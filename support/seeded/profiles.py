@@ -2,7 +2,8 @@
 come first). `seed/profiles.py` resolves each name to its task.
 
 - `external-runtime`: the base every model- or tool-calling scenario needs: model provider,
-  stable and decision models, builtin tools, web-search credential, `ready-knowledge` dataset.
+  stable and decision models, builtin tools, web-search credential, `ready-knowledge` dataset,
+  the speech-to-text model of voice input.
 - `prepared`: the base plus the fixture agents (and the second dataset one of them uses) that
   `@prepared` scenarios read.
 - `post-merge`: both, for the post-merge lane.
@@ -21,6 +22,7 @@ BASE_TASKS = (
     "builtin-tools",
     "web-search-credential",
     "ready-knowledge",
+    "speech-to-text-model",
 )
 FIXTURE_TASKS = ("secondary-knowledge", *(f"{key}-agent" for key in agent_specs()))
 

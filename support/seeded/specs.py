@@ -1,5 +1,6 @@
 """The seeded resources: their specs, read from `seed/data/` (knowledge datasets in
-`knowledge.toml`, fixture agents in `agents.toml`), and the stable names of the rest.
+`knowledge.toml`, fixture agents in `agents.toml`, the voice clip in `speech.toml`), and the
+stable names of the rest.
 
 The seed tasks create resources from these specs and the fixture steps verify resources against
 them, so "as specified" means the same thing in both places.
@@ -8,6 +9,7 @@ them, so "as specified" means the same thing in both places.
 from __future__ import annotations
 
 import tomllib
+import wave
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -74,6 +76,29 @@ class AgentSpec(_Spec):
         config["model"] = {"provider_id": model.provider_id, "name": model.name}
         config["knowledge"]["dataset_ids"] = [datasets[key].id for key in self.datasets]
         return AgentConfig.model_validate(config)
+
+
+class VoiceClip(_Spec):
+    """The committed recording voice input is checked with: the seed transcribes it, and the
+    fake microphone of @microphone scenarios plays it."""
+
+    file: str
+    transcript: str = Field(min_length=1)
+
+    @property
+    def path(self) -> Path:
+        return DATA_DIR / self.file
+
+    @property
+    def duration_s(self) -> float:
+        with wave.open(str(self.path)) as audio:
+            return audio.getnframes() / audio.getframerate()
+
+
+@cache
+def voice_clip() -> VoiceClip:
+    data = tomllib.loads((DATA_DIR / "speech.toml").read_text(encoding="utf-8"))
+    return VoiceClip.model_validate(data["clip"])
 
 
 @cache

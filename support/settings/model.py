@@ -192,7 +192,13 @@ class Settings(BaseSettings):
     decision_model_name: NonEmpty = var(
         "E2E_DECISION_MODEL_NAME",
         "gpt-4o",
-        meaning="Decision model, only for autonomous planning",
+        meaning="Decision model: the console's build assistant, and autonomous planning",
+        accepts="a model name",
+    )
+    speech_to_text_model_name: NonEmpty = var(
+        "E2E_SPEECH_TO_TEXT_MODEL_NAME",
+        "whisper-1",
+        meaning="Speech-to-text model of voice input (the provider's `/audio/transcriptions`)",
         accepts="a model name",
     )
     web_search_base_url: HttpUrl | None = var(

@@ -42,7 +42,8 @@ class ConfigurePage:
 
     @property
     def opening_statement(self) -> Locator:
-        return self.page.get_by_label("Opening statement", exact=True)
+        # The field, not the preview's opening statement (an article of that name).
+        return self.page.get_by_role("textbox", name="Opening statement", exact=True)
 
     @property
     def model(self) -> Locator:

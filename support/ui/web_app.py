@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
+from support.ui.voice import MicrophoneControl
+
 
 @dataclass(frozen=True)
 class WebAppPage:
@@ -34,6 +36,10 @@ class WebAppPage:
     @property
     def stop_button(self) -> Locator:
         return self.page.get_by_role("button", name="Stop", exact=True)
+
+    @property
+    def microphone(self) -> MicrophoneControl:
+        return MicrophoneControl(self.page, self.page.get_by_role("main"), "")
 
     def send(self, text: str) -> None:
         self.message_field.fill(text)

@@ -52,6 +52,9 @@ def send(context, text): pass
 
 @then("the page has no accessibility violations")
 def accessible(context): pass
+
+@given("the browser denies microphone access")
+def deny_microphone(context): pass
 """
 
 CLEAN = """

@@ -176,6 +176,22 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             ),
         ),
         case(
+            "microphone_tag_without_a_microphone_step",
+            scenario("@prepared @microphone", "Given a basic configured agent has been created via API"),
+            ("browser-tag-without-step", "Scenario:"),
+            message="the browser denies microphone access",
+        ),
+        case(
+            "microphone_step_without_the_tag",
+            scenario("@prepared", "Given the browser denies microphone access"),
+            ("step-without-browser-tag", "denies microphone"),
+            message="tag the scenario @microphone",
+        ),
+        case(
+            "microphone_step_in_a_microphone_scenario_is_fine",
+            scenario("@prepared @microphone", "Given the browser denies microphone access"),
+        ),
+        case(
             "undefined_step",
             CLEAN + "    And the agent is gone\n",
             ("undefined-step", "is gone"),

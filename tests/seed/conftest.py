@@ -3,6 +3,7 @@ subprocess on port 0 with its own temp database, started the way the orchestrato
 
 from __future__ import annotations
 
+import shutil
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from seed.runner import run_seed
 from support.api.console import ConsoleClient, sign_in
+from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.settings import Settings, load_settings
 from support.stack import Service, python_module_argv, start_service, wait_healthy
 
@@ -19,6 +21,8 @@ ADMIN_EMAIL = "seed-tests@example.com"
 ADMIN_PASSWORD = "seed-tests-admin-PASSWORD-1234"
 STABLE_MODEL = "gpt-4o-mini"
 DECISION_MODEL = "gpt-4o"
+# The seed's own recordings (the speech-to-text check), replayed as in the post-merge lane.
+SEED_CASSETTES = Path(__file__).resolve().parents[2] / DEFAULT_CASSETTES_DIR / "seed"
 
 
 def free_port() -> int:
@@ -56,6 +60,7 @@ def raw_api(settings: Settings) -> httpx.Client:
 @pytest.fixture(scope="session")
 def replay_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("replay")
+    shutil.copytree(SEED_CASSETTES, folder / "cassettes" / "seed")
     service = start_service(
         "replay",
         python_module_argv(

@@ -17,6 +17,7 @@ from conftest import ADMIN_EMAIL, ADMIN_PASSWORD, console_client, free_port, raw
 
 from seed.report import SeedReport
 from seed.runner import EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, run_seed
+from support.api.models import SystemModels
 from support.seeded.specs import PROVIDER_NAME, WEB_SEARCH_CREDENTIAL, agent_specs, dataset_specs
 from support.settings import Settings
 
@@ -32,7 +33,7 @@ def statuses(report: SeedReport) -> dict[str, str]:
 def snapshot(settings: Settings) -> dict[str, Any]:
     """Everything the seed may touch, as the console API returns it."""
     with raw_api(settings) as api:
-        paths = ("/model-providers", "/tool-credentials", "/datasets", "/agents")
+        paths = ("/model-providers", "/tool-credentials", "/datasets", "/agents", "/system-models")
         state: dict[str, Any] = {path: api.get(path).json() for path in paths}
         for dataset in api.get("/datasets").json()["data"]:
             state[dataset["id"]] = api.get(f"/datasets/{dataset['id']}/documents").json()
@@ -66,6 +67,7 @@ def test_first_run_creates_everything_and_a_second_run_only_verifies(
         "builtin-tools": "verified",  # a catalog check: nothing to create
         "web-search-credential": "created",
         "ready-knowledge": "created",
+        "speech-to-text-model": "created",  # chosen, then checked by transcribing the voice clip
         "secondary-knowledge": "created",
         "full-config-agent": "created",
         "tool-states-agent": "created",
@@ -85,6 +87,13 @@ def test_first_run_creates_everything_and_a_second_run_only_verifies(
     (provider,) = [p for p in console.list_providers().data if p.name == PROVIDER_NAME]
     assert provider.status == "active" and provider.base_url == f"{settings.replay_url}/v1"
     assert {m.name for m in provider.models if m.active} == {"gpt-4o-mini", "gpt-4o"}
+    chosen = console.get_system_models()
+    assert chosen.decision_model is not None and chosen.speech_to_text_model is not None
+    assert (chosen.decision_model.provider_id, chosen.decision_model.name) == (provider.id, "gpt-4o")
+    assert (chosen.speech_to_text_model.provider_id, chosen.speech_to_text_model.name) == (
+        provider.id,
+        "whisper-1",
+    )
     full_config = console.get_agent(console.list_agents("e2e-seed-full-config-agent").data[0].id)
     assert full_config.published is not None and not full_config.has_unpublished_changes
     config = full_config.published.config
@@ -102,6 +111,7 @@ def test_profiles_seed_only_their_tasks(console_url: str, settings_for: Callable
         "builtin-tools",
         "web-search-credential",
         "ready-knowledge",
+        "speech-to-text-model",
     ]
     assert not report.blocked
     assert not console_client(settings_for(console_url)).list_agents("e2e-seed").data
@@ -131,6 +141,7 @@ def test_drift_is_planned_by_a_dry_run_then_repaired(
     (provider,) = [p for p in console.list_providers().data if p.name == PROVIDER_NAME]
     stable = next(m for m in provider.models if m.name == "gpt-4o-mini")
     console.set_model_active(provider.id, stable.id, False)
+    console.set_system_models(SystemModels())  # both console models switched off
 
     drifted = snapshot(settings)
     planned = run_seed(settings, "post-merge", dry_run=True)
@@ -140,13 +151,16 @@ def test_drift_is_planned_by_a_dry_run_then_repaired(
     assert statuses(planned) == statuses(repaired)
     assert {task: status for task, status in statuses(repaired).items() if status != "verified"} == {
         "stable-model": "updated",
+        "decision-model": "updated",
         "web-search-credential": "created",
         "ready-knowledge": "updated",
+        "speech-to-text-model": "created",
         "tool-states-agent": "updated",
         "dual-retrieval-agent": "updated",
     }
     details = {result.task: result.detail for result in repaired.results}
     assert "no enabled segment contains" in details["ready-knowledge"]
+    assert details["decision-model"] == "make gpt-4o the console's decision model"
     assert "draft differs in instructions" in details["tool-states-agent"]
     assert "published v3" in details["dual-retrieval-agent"]
     assert set(statuses(run_seed(settings, "post-merge")).values()) == {"verified"}
@@ -218,7 +232,7 @@ def test_a_dead_provider_in_live_mode_blocks_with_owner_remediation_and_the_stri
     # Dependents are blocked too, naming why: never skipped.
     assert results["full-config-agent"]["status"] == "blocked"
     assert "stable-model" in results["full-config-agent"]["detail"]
-    assert report["blocked"] == 6
+    assert report["blocked"] == 7
     assert "blocked" in result.stdout and "owner: seed/model-provider" in result.stdout
 
     # Without --strict the same run reports, and exits 0.
@@ -252,5 +266,5 @@ def test_an_unreachable_console_blocks_every_task(tmp_path: Path) -> None:
     assert result.returncode == EXIT_BLOCKED
     report = json.loads((tmp_path / "seed-report" / "prepared.json").read_text())
     assert {r["status"] for r in report["results"]} == {"blocked"}
-    assert len(report["results"]) == len(dataset_specs()) + len(agent_specs()) + 5
+    assert len(report["results"]) == len(dataset_specs()) + len(agent_specs()) + 6
     assert "cannot sign in to the console" in report["results"][0]["detail"]

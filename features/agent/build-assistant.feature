@@ -1,0 +1,89 @@
+@external-model @decision-model
+Feature: The build assistant
+  Described in a few sentences, an agent is drafted by the decision model: the
+  proposal is shown against the current draft, section by section, and changes
+  nothing until it is applied as one saved revision. It stays pending until it
+  is applied or discarded. Model calls replay from cassettes.
+
+  Background:
+    Given the decision chat model is available
+    And a basic configured agent has been created via API
+
+  Scenario: The build assistant's proposal is shown without changing the draft
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A support desk agent for the Meridian station that answers in two sentences. Greet users with "Hello from the support desk." Offer "What is the refund window?" and "How do I escalate a ticket?".
+      """
+    Then the build assistant proposes:
+      | section             | proposed                                                                     |
+      | Instructions        | A support desk agent for the Meridian station that answers in two sentences. |
+      | Opening statement   | Hello from the support desk.                                                 |
+      | Suggested questions | What is the refund window? / How do I escalate a ticket?                     |
+    And the instructions field shows the agent's instructions
+    And the agent's draft is unchanged
+
+  Scenario: Discarding a proposal keeps the draft
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A concierge for Ring 7 that answers only questions about the greenhouse.
+      """
+    Then the build assistant proposes:
+      | section      | proposed                                                                 |
+      | Instructions | A concierge for Ring 7 that answers only questions about the greenhouse. |
+    When I discard the proposal
+    Then the build assistant shows no proposal
+    And the instructions field shows the agent's instructions
+    And the agent's draft is unchanged
+
+  @knowledge-fixture
+  Scenario: Applying a proposal updates every section it names in one saved revision
+    Given the ready knowledge dataset is available
+    And the agent has the file "notes.txt" uploaded via API
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A greenhouse helper that answers from the station handbook. Greet visitors with "Welcome to the greenhouse." Offer "How is the Zephyr lettuce watered?". Use `knowledge_search` and `sandbox_shell`. Attach the knowledge "e2e-seed-ready-knowledge".
+      """
+    And I apply the proposal
+    Then the configuration should be saved automatically
+    And the instructions field shows "A greenhouse helper that answers from the station handbook."
+    And the opening statement field shows "Welcome to the greenhouse."
+    And the suggested questions are "How is the Zephyr lettuce watered?"
+    And the tool "Knowledge search" is enabled
+    And the tool "Sandbox shell" is enabled
+    And the ready knowledge dataset is attached
+    And the agent files list "notes.txt"
+    And the proposal was saved as one new revision that keeps the model and parameters
+
+  Scenario: A pending proposal survives leaving the page
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A night shift agent that answers in one sentence. Offer "Who is on call tonight?".
+      """
+    Then the build assistant proposes:
+      | section             | proposed                                    |
+      | Instructions        | A night shift agent that answers in one sentence. |
+      | Suggested questions | Who is on call tonight?                     |
+    When I open the agent roster
+    And I open the agent's configure page
+    Then the build assistant proposes:
+      | section             | proposed                                          |
+      | Instructions        | A night shift agent that answers in one sentence. |
+      | Suggested questions | Who is on call tonight?                           |
+    And the agent's draft is unchanged
+
+  Scenario: A proposal naming a missing tool marks it unavailable and applies the rest
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A shell helper that runs commands for the operators. Use `sandbox_shell` and `holo_projector`.
+      """
+    Then the build assistant marks the tool "holo_projector" unavailable
+    When I apply the proposal
+    Then the configuration should be saved automatically
+    And the tool "Sandbox shell" is enabled
+    And the instructions field shows "A shell helper that runs commands for the operators."
+    And the proposal was saved as one new revision that keeps the model and parameters

@@ -1,0 +1,153 @@
+"""The configure page's preview: asking the draft, its replies, tool cards and citations, Stop,
+Restart, provider errors and retries, saves during a reply, and its goldens."""
+
+import json
+
+from behave import then, when
+from behave.runner import Context
+from playwright.sync_api import Locator, expect
+
+from support.api_setup.agents import current_agent
+from support.goldens import check_aria, check_text, event_sequence
+from support.ui.preview import PreviewPane
+from support.world import World
+
+# A reply waits on the runtime, the model (or its replay) and tools; longer than a UI assertion.
+REPLY_TIMEOUT_MS = 30_000
+
+
+def _preview(world: World) -> PreviewPane:
+    return PreviewPane(world.page)
+
+
+@when('I ask the preview "{text}"')
+def step_ask(context: Context, text: str) -> None:
+    world: World = context.world
+    world.agent_builder.preview.replies.append(_preview(world).ask(text))
+
+
+@when("I send the preview message")
+def step_send(context: Context) -> None:
+    world: World = context.world
+    world.agent_builder.preview.replies.append(_preview(world).send())
+
+
+def _finished_reply_text(world: World) -> Locator:
+    preview = _preview(world)
+    reply = preview.last_reply
+    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
+    return preview.reply_text(reply)
+
+
+@then('the preview replies "{text}"')
+def step_replies(context: Context, text: str) -> None:
+    expect(_finished_reply_text(context.world)).to_have_text(text)
+
+
+@then('the preview\'s reply mentions "{text}"')
+def step_reply_mentions(context: Context, text: str) -> None:
+    expect(_finished_reply_text(context.world)).to_contain_text(text)
+
+
+@then('the preview tool "{name}" shows the result "{text}"')
+def step_tool_result(context: Context, name: str, text: str) -> None:
+    expect(_preview(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the preview tool "{name}" cites "{source}"')
+def step_tool_cites(context: Context, name: str, source: str) -> None:
+    expect(_preview(context.world).sources(name).filter(has_text=source)).to_have_count(
+        1, timeout=REPLY_TIMEOUT_MS
+    )
+
+
+@then('the preview shows the provider error mentioning "{text}"')
+def step_provider_error(context: Context, text: str) -> None:
+    expect(_preview(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then("the preview composer accepts another message")
+def step_composer_ready(context: Context) -> None:
+    preview = _preview(context.world)
+    expect(preview.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
+    expect(preview.send_button).to_be_enabled()
+    expect(preview.stop_button).to_be_hidden()
+
+
+@when("I stop the preview reply")
+def step_stop(context: Context) -> None:
+    _preview(context.world).stop_button.click()
+
+
+@then('the preview reply is marked "{status}"')
+def step_reply_marked(context: Context, status: str) -> None:
+    preview = _preview(context.world)
+    expect(preview.reply_status(preview.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+
+
+@when("I restart the preview")
+def step_restart(context: Context) -> None:
+    _preview(context.world).restart_button.click()
+
+
+@then("the preview conversation is empty")
+def step_empty(context: Context) -> None:
+    preview = _preview(context.world)
+    expect(preview.questions).to_have_count(0)
+    expect(preview.replies).to_have_count(0)
+
+
+@then("the preview shows {count:d} question")
+@then("the preview shows {count:d} questions")
+def step_question_count(context: Context, count: int) -> None:
+    expect(_preview(context.world).questions).to_have_count(count, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the preview says "{text}"')
+def step_says(context: Context, text: str) -> None:
+    expect(_preview(context.world).notice).to_have_text(text)
+
+
+@then('the preview message field shows "{text}"')
+def step_message_field(context: Context, text: str) -> None:
+    expect(_preview(context.world).message_field).to_have_value(text)
+
+
+@then("the preview message field is empty")
+def step_message_field_empty(context: Context) -> None:
+    expect(_preview(context.world).message_field).to_have_value("")
+
+
+@then("the preview conversation recorded {count:d} retry")
+@then("the preview conversation recorded {count:d} retries")
+def step_recorded_retries(context: Context, count: int) -> None:
+    """Read the stored preview conversation through the console API, as the pane itself does."""
+    world: World = context.world
+    agent_id = current_agent(world).id
+    conversation_id = _preview(world).stored_conversation_id(agent_id)
+    assert conversation_id, "the preview holds no conversation"
+    reply = world.console.preview_messages(agent_id, conversation_id).data[-1]
+    assert reply.role == "assistant" and reply.retries == count, f"the last stored reply is {reply!r}"
+
+
+def _sse(body: str) -> list[tuple[str, object]]:
+    events = []
+    for block in body.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+@then('the preview\'s event stream matches the golden "{name}"')
+def step_stream_golden(context: Context, name: str) -> None:
+    """The last reply's events, read from the response the page received (complete: it ended)."""
+    world: World = context.world
+    replies = world.agent_builder.preview.replies
+    assert replies, "the scenario asked the preview nothing"
+    check_text(world.settings, f"{name}.json", event_sequence(_sse(replies[-1].text())))
+
+
+@then('the preview conversation matches the golden "{name}"')
+def step_conversation_golden(context: Context, name: str) -> None:
+    world: World = context.world
+    check_aria(world.settings, f"{name}.aria.yml", _preview(world).conversation)
