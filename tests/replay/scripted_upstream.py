@@ -72,17 +72,6 @@ class ScriptedUpstream:
                 headers={"set-cookie": "session=upstream-cookie-secret-value"},
             )
 
-        @app.post("/v1/audio/transcriptions")
-        async def transcriptions(request: Request) -> dict[str, Any]:
-            form = await request.form()
-            upload = form["file"]
-            assert not isinstance(upload, str)
-            audio = await upload.read()
-            fields = {key: value for key, value in form.items() if isinstance(value, str)}
-            self.requests.append(Seen(request.method, request.url.path, dict(request.headers), fields))
-            # Fresh per call, like the other answers: a replay that returns it unchanged served the recording.
-            return {"text": f"heard {len(audio)} bytes ({uuid.uuid4().hex[:8]})"}
-
         @app.api_route("/search/{path:path}", methods=["GET", "POST"])
         async def search(path: str, request: Request) -> dict[str, Any]:
             body = await self._log(request)
@@ -92,7 +81,18 @@ class ScriptedUpstream:
                 "results": [{"title": f"Result for {query}", "url": "https://example.com/1"}],
             }
 
+        app.add_api_route("/v1/audio/transcriptions", self._transcribe, methods=["POST"])
         return app
+
+    async def _transcribe(self, request: Request) -> dict[str, Any]:
+        form = await request.form()
+        upload = form["file"]
+        assert not isinstance(upload, str)
+        audio = await upload.read()
+        fields = {key: value for key, value in form.items() if isinstance(value, str)}
+        self.requests.append(Seen(request.method, request.url.path, dict(request.headers), fields))
+        # Fresh per call, like the other answers: a replay that returns it unchanged served the recording.
+        return {"text": f"heard {len(audio)} bytes ({uuid.uuid4().hex[:8]})"}
 
     def count(self, path_prefix: str = "/") -> int:
         return sum(seen.path.startswith(path_prefix) for seen in self.requests)

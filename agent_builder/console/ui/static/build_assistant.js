@@ -42,91 +42,104 @@ function cell(list) {
 const same = (a, b) => JSON.stringify(a.map((item) => item.text)) === JSON.stringify(b.map((item) => item.text))
   && b.every((item) => !item.note);
 
-export async function mountBuildAssistant(draft) {
-  const form = byId('assistant-form');
-  const description = byId('assistant-description');
-  const propose = byId('assistant-propose');
-  const status = byId('assistant-status');
-  const error = byId('assistant-error');
-  const panel = byId('proposal');
-  const applyButton = byId('proposal-apply');
-  const discardButton = byId('proposal-discard');
-  let pending = null;
-  const names = { tools: {}, datasets: {} };
+class BuildAssistant {
+  constructor(draft) {
+    this.draft = draft;
+    this.description = byId('assistant-description');
+    this.propose = byId('assistant-propose');
+    this.status = byId('assistant-status');
+    this.error = byId('assistant-error');
+    this.panel = byId('proposal');
+    this.applyButton = byId('proposal-apply');
+    this.discardButton = byId('proposal-discard');
+    this.pending = null;
+    this.names = { tools: {}, datasets: {} };
+  }
 
-  function render() {
-    panel.hidden = !pending;
+  render() {
+    const { pending } = this;
+    this.panel.hidden = !pending;
     if (!pending) return;
     byId('proposal-description').textContent = pending.description;
-    byId('proposal-changes').replaceChildren(...sections(draft.config(), pending, names).map(([label, now, next]) =>
-      h('tr', {}, h('th', { scope: 'row' }, label, h('span', { class: 'change-state' }, same(now, next) ? 'No change' : 'Changes')),
+    byId('proposal-changes').replaceChildren(...sections(this.draft.config(), pending, this.names).map(
+      ([label, now, next]) => h('tr', {},
+        h('th', { scope: 'row' }, label, h('span', { class: 'change-state' }, same(now, next) ? 'No change' : 'Changes')),
         cell(now), cell(next))));
     const missing = [...(pending.tools || []), ...(pending.knowledge || [])].filter((item) => !item.available);
     showAlert(byId('proposal-unavailable'), missing.length ? 'Not applied, because it is unavailable:' : '',
       missing.map((item) => `${item.name}: ${item.reason}`));
   }
 
-  async function act(button, work) {
-    showAlert(error, '');
-    for (const control of [propose, applyButton, discardButton]) control.disabled = true;
+  // Runs one action with the buttons disabled; its failure shows in the alert.
+  async act(work) {
+    const buttons = [this.propose, this.applyButton, this.discardButton];
+    showAlert(this.error, '');
+    for (const button of buttons) button.disabled = true;
     try {
       await work();
     } catch (err) {
-      status.textContent = '';
-      showAlert(error, err.message);
+      this.status.textContent = '';
+      showAlert(this.error, err.message);
     } finally {
-      for (const control of [propose, applyButton, discardButton]) control.disabled = false;
-      if (button.isConnected && !button.closest('[hidden]')) button.focus();
+      for (const button of buttons) button.disabled = false;
     }
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const text = description.value.trim();
-    if (!text) return showAlert(error, 'Describe the agent first.');
-    act(propose, async () => {
-      status.textContent = 'Asking the decision model…';
-      pending = await api.post(base, { description: text });
-      status.textContent = 'Review the proposal below: the draft is unchanged until you apply it.';
-      render();
-    });
-  });
+  async ask(text) {
+    this.status.textContent = 'Asking the decision model…';
+    this.pending = await api.post(base, { description: text });
+    this.status.textContent = 'Review the proposal below: the draft is unchanged until you apply it.';
+    this.render();
+  }
 
-  applyButton.addEventListener('click', () => act(propose, async () => {
-    if (!(await draft.settle())) throw new Error('Apply failed: your latest changes are not saved.');
-    draft.hold(true);
+  async apply() {
+    if (!(await this.draft.settle())) throw new Error('Apply failed: your latest changes are not saved.');
+    this.draft.hold(true);
     try {
-      const saved = await api.post(`${base}/apply`, { revision: draft.revision() });
-      pending = null;
-      draft.replace(saved);
-      status.textContent = `Applied: the draft was saved as revision ${saved.revision}.`;
+      const saved = await api.post(`${base}/apply`, { revision: this.draft.revision() });
+      this.pending = null;
+      this.draft.replace(saved);
+      this.status.textContent = `Applied: the draft was saved as revision ${saved.revision}.`;
     } finally {
-      draft.hold(false);
-      render();
+      this.draft.hold(false);
+      this.render();
     }
-  }));
+  }
 
-  discardButton.addEventListener('click', () => act(propose, async () => {
+  async discard() {
     await api.delete(base);
-    pending = null;
-    status.textContent = 'Proposal discarded: the draft is unchanged.';
-    render();
-  }));
+    this.pending = null;
+    this.status.textContent = 'Proposal discarded: the draft is unchanged.';
+    this.render();
+  }
 
-  draft.onSaved(render); // "Current draft" is the draft as saved now
-  try {
+  async load() {
     const [tools, datasets, stored] = await Promise.all([
-      api.get('/console/api/tools'),
-      api.get('/console/api/datasets'),
-      api.get(base),
+      api.get('/console/api/tools'), api.get('/console/api/datasets'), api.get(base),
     ]);
-    for (const tool of tools.data) names.tools[tool.name] = tool.label;
-    for (const dataset of datasets.data) names.datasets[dataset.id] = dataset.name;
-    pending = stored.proposal;
+    for (const tool of tools.data) this.names.tools[tool.name] = tool.label;
+    for (const dataset of datasets.data) this.names.datasets[dataset.id] = dataset.name;
+    this.pending = stored.proposal;
+  }
+}
+
+export async function mountBuildAssistant(draft) {
+  const assistant = new BuildAssistant(draft);
+  byId('assistant-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = assistant.description.value.trim();
+    if (!text) return showAlert(assistant.error, 'Describe the agent first.');
+    assistant.act(() => assistant.ask(text));
+  });
+  assistant.applyButton.addEventListener('click', () => assistant.act(() => assistant.apply()));
+  assistant.discardButton.addEventListener('click', () => assistant.act(() => assistant.discard()));
+  draft.onSaved(() => assistant.render()); // "Current draft" is the draft as saved now
+  try {
+    await assistant.load();
   } catch (err) {
-    showAlert(error, `Could not load the build assistant: ${err.message}`);
+    showAlert(assistant.error, `Could not load the build assistant: ${err.message}`);
     return;
   }
-  render();
-  propose.disabled = false;
+  assistant.render();
+  assistant.propose.disabled = false;
 }

@@ -6,13 +6,27 @@ import { ChatSession, bindComposer } from './chat_view.js';
 import { byId, h } from './dom.js';
 import { bindVoiceInput } from './voice.js';
 
-export async function mountPreview(draft) {
+// The opening statement and suggested questions are the draft's, as they are saved.
+function showDraftStart(session, config, suggestions) {
+  const { opening_statement: opening, suggested_questions: questions } = config;
+  session.log.querySelector('.opening')?.remove();
+  if (opening) {
+    session.log.prepend(h('article', { class: 'message assistant opening', 'aria-label': 'Opening statement' },
+      h('p', { class: 'message-role' }, session.agentName), h('div', { class: 'message-text' }, opening)));
+  }
+  suggestions.replaceChildren(...questions.map((question) => h('button', {
+    type: 'button', class: 'button suggestion', disabled: Boolean(session.streaming),
+    onclick: () => {
+      session.input.value = question;
+      session.form.requestSubmit();
+    },
+  }, question)));
+  suggestions.hidden = !questions.length;
+}
+
+function previewSession(draft, notice, controls) {
   const log = byId('preview-conversation');
-  const notice = byId('preview-notice');
-  const restart = byId('preview-restart');
-  const voice = byId('preview-voice');
-  const suggestions = byId('preview-suggestions');
-  const session = new ChatSession({
+  return new ChatSession({
     apiBase: `${agentPath}/preview`,
     agentName: byId('agent-name').textContent,
     log,
@@ -21,34 +35,24 @@ export async function mountPreview(draft) {
     input: byId('preview-message'),
     sendButton: byId('preview-send'),
     stopButton: byId('preview-stop'),
-    controls: () => [restart, voice, ...suggestions.querySelectorAll('button')].filter(Boolean),
+    controls,
     storageKey: `agent-builder.preview.${agentId}`,
     beforeSend: async () => {
       notice.textContent = '';
       await draft.settle(); // the preview answers from the draft as saved
     },
   });
+}
 
-  // The opening statement and suggested questions are the draft's, as they are saved.
-  function showDraftStart() {
-    const { opening_statement: opening, suggested_questions: questions } = draft.config();
-    log.querySelector('.opening')?.remove();
-    if (opening) {
-      log.prepend(h('article', { class: 'message assistant opening', 'aria-label': 'Opening statement' },
-        h('p', { class: 'message-role' }, session.agentName), h('div', { class: 'message-text' }, opening)));
-    }
-    suggestions.replaceChildren(...questions.map((question) => h('button', {
-      type: 'button', class: 'button suggestion', disabled: Boolean(session.streaming),
-      onclick: () => {
-        session.input.value = question;
-        session.form.requestSubmit();
-      },
-    }, question)));
-    suggestions.hidden = !questions.length;
-  }
-
+export async function mountPreview(draft) {
+  const notice = byId('preview-notice');
+  const restart = byId('preview-restart');
+  const voice = byId('preview-voice');
+  const suggestions = byId('preview-suggestions');
+  const controls = () => [restart, voice, ...suggestions.querySelectorAll('button')].filter(Boolean);
+  const session = previewSession(draft, notice, controls);
   draft.onSaved(() => {
-    showDraftStart();
+    showDraftStart(session, draft.config(), suggestions);
     if (session.streaming) notice.textContent = 'Your saved changes apply from the next message.';
   });
   restart.addEventListener('click', () => {
@@ -65,7 +69,7 @@ export async function mountPreview(draft) {
       transcribeUrl: '/console/api/audio/transcriptions',
     });
   }
-  showDraftStart();
+  showDraftStart(session, draft.config(), suggestions);
   await session.restore();
   restart.disabled = false;
 }
