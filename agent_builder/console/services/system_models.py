@@ -60,7 +60,7 @@ def decision_endpoint(db: Database) -> ModelEndpoint:
         raise ApiError(
             409,
             "decision_model_not_configured",
-            "The build assistant needs a decision model: choose one under Settings → Model providers.",
+            "The build assistant needs a decision model: choose one under Settings → Model providers → Console models.",
         )
     endpoint = model_endpoint(db, ref.provider_id, ref.name)
     if endpoint is None:
@@ -81,7 +81,7 @@ def speech_to_text_endpoint(db: Database) -> ModelEndpoint:
         raise ApiError(
             409,
             "speech_to_text_not_configured",
-            "Voice input needs a speech-to-text model: choose one under Settings → Model providers.",
+            "Voice input needs a speech-to-text model: choose one under Settings → Model providers → Console models.",
         )
     return ModelEndpoint(row["base_url"], row["api_key"], ref.name)
 

@@ -1,10 +1,12 @@
 // Model providers: add (the server validates with a real call), revalidate, delete, and
 // activate the models each provider lists.
 import { api } from './api.js';
+import { mountConsoleModels } from './console_models.js';
 import { byId, confirmRemoval, h, pageLoaded, setFieldError, showAlert, showFieldErrors, timeEl } from './dom.js';
 
 const providersEl = byId('providers');
 const listError = byId('list-error');
+const consoleModels = mountConsoleModels(); // its choices follow the providers and their models
 
 function modelItem(model) {
   const id = `model-${model.id}`;
@@ -15,6 +17,7 @@ function modelItem(model) {
     try {
       const path = `/console/api/model-providers/${encodeURIComponent(model.provider_id)}/models/${encodeURIComponent(model.id)}`;
       Object.assign(model, await api.patch(path, { active: checkbox.checked }));
+      await consoleModels.refresh();
     } catch (err) {
       checkbox.checked = model.active;
       showAlert(listError, `Could not change ${model.name}: ${err.message}`);
@@ -61,6 +64,7 @@ async function load() {
     const providers = (await api.get('/console/api/model-providers')).data;
     providersEl.replaceChildren(...providers.map(providerCard));
     byId('providers-empty').hidden = providers.length > 0;
+    await consoleModels.refresh();
   } catch (err) {
     showAlert(listError, `Could not load model providers: ${err.message}`);
   }
