@@ -28,8 +28,12 @@ def step_ask(context: Context) -> None:
 @then("the build assistant proposes:")
 def step_proposes(context: Context) -> None:
     """Each row: a section and what the proposal puts there (list items joined by " / ")."""
-    assistant = _assistant(context.world)
+    world: World = context.world
+    assistant = _assistant(world)
     expect(assistant.proposal).to_be_visible(timeout=PROPOSAL_TIMEOUT_MS)
+    asked = world.agent_builder.build_assistant.description
+    assert asked, "the scenario asked the build assistant nothing"
+    expect(assistant.proposal_description).to_have_text(asked)  # the proposal is for what was asked
     for row in context.table:
         expected = [part.strip() for part in row["proposed"].split(" / ")]
         proposed = assistant.proposed(row["section"])
@@ -48,6 +52,11 @@ def step_marks_unavailable(context: Context, kind: str, name: str) -> None:
         "(unavailable)", timeout=PROPOSAL_TIMEOUT_MS
     )
     expect(assistant.unavailable_note).to_contain_text(f"{name}: No {kind} named '{name}' exists.")
+
+
+@then('the build assistant explains "{text}"')
+def step_explains(context: Context, text: str) -> None:
+    expect(_assistant(context.world).error).to_contain_text(text, timeout=PROPOSAL_TIMEOUT_MS)
 
 
 @when("I apply the proposal")

@@ -87,3 +87,14 @@ Feature: The build assistant
     And the tool "Sandbox shell" is enabled
     And the instructions field shows "A shell helper that runs commands for the operators."
     And the proposal was saved as one new revision that keeps the model and parameters
+
+  Scenario: A failing decision model call is shown and leaves the draft alone
+    Given the model provider fails the next call with status 500
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A weather agent that answers in one sentence.
+      """
+    Then the build assistant explains "HTTP 500"
+    And the build assistant shows no proposal
+    And the agent's draft is unchanged

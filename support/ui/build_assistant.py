@@ -41,6 +41,11 @@ class BuildAssistantPanel:
     def proposal(self) -> Locator:
         return self.region.get_by_role("region", name="Proposed changes", exact=True)
 
+    @property
+    def proposal_description(self) -> Locator:
+        """The description the shown proposal was made for."""
+        return self.page.locator("#proposal-description")
+
     def _row(self, section: str) -> Locator:
         # The row header is the section's name followed by its change state.
         header = self.page.get_by_role("rowheader", name=re.compile(rf"^{re.escape(section)}\b"))
