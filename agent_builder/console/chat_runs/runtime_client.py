@@ -1,6 +1,7 @@
-"""The console as the agent runtime's client: the run request built from an agent (published, or its draft), the
-`POST {runtime}/runs` that opens the run's event stream, and the cancel call. Not here: reading
-the events (relay.py) or keeping track of runs (runs.py)."""
+"""The console as the agent runtime's client: the run request built from an agent (its published
+version, or its draft for the preview), the `POST {runtime}/runs` that opens the run's event
+stream, and the cancel call. Not here: reading the events (relay.py) or keeping track of runs
+(runs.py)."""
 
 from __future__ import annotations
 
