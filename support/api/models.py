@@ -46,6 +46,18 @@ class AgentCreate(BaseModel):
     description: constr(max_length=1000) = Field('', title='Description')
 
 
+class AgentDuplicate(BaseModel):
+    """
+    Omitted fields come from the original: "<name> (copy)" and its description.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
+    description: constr(max_length=1000) | None = Field(None, title='Description')
+
+
 class AgentFile(BaseModel):
     id: str = Field(..., title='Id')
     name: str = Field(..., title='Name')
@@ -137,6 +149,15 @@ class ApplyProposal(BaseModel):
         ...,
         description='the draft revision the proposal was reviewed against',
         title='Revision',
+    )
+
+
+class BodyImportEnvFile(BaseModel):
+    file: str = Field(
+        ...,
+        description='A .env text file',
+        json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        title='File',
     )
 
 
@@ -248,6 +269,44 @@ class DraftInvalidResponse(BaseModel):
     code: str = Field(..., title='Code')
     message: str = Field(..., title='Message')
     reasons: list[str] = Field(..., title='Reasons')
+
+
+class DuplicateName(BaseModel):
+    name: str = Field(..., title='Name')
+    lines: list[int] = Field(..., title='Lines')
+
+
+class EnvVar(BaseModel):
+    name: str = Field(..., title='Name')
+    secret: bool = Field(..., title='Secret')
+    value: str | None = Field(..., title='Value')
+    masked: str | None = Field(..., title='Masked')
+    updated_at: AwareDatetime = Field(..., title='Updated At')
+
+
+class EnvVarCreate(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    name: str = Field(..., title='Name')
+    value: str = Field(..., title='Value')
+    secret: bool = Field(False, title='Secret')
+
+
+class EnvVarList(BaseModel):
+    data: list[EnvVar] = Field(..., title='Data')
+
+
+class EnvVarUpdate(BaseModel):
+    """
+    Omitted fields keep their value; a secret's value may only be replaced, never read.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    value: str | None = Field(None, title='Value')
+    secret: bool | None = Field(None, title='Secret')
 
 
 class ErrorResponse(BaseModel):
@@ -378,9 +437,17 @@ class ProviderUpdate(BaseModel):
     api_key: constr(min_length=1, max_length=2000) | None = Field(None, title='Api Key')
 
 
+class PublishRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    note: constr(max_length=200) = Field('', title='Note')
+
+
 class PublishResult(BaseModel):
     version: int = Field(..., title='Version')
     published_at: AwareDatetime = Field(..., title='Published At')
+    note: str = Field('', title='Note')
 
 
 class RetrievalRecord(BaseModel):
@@ -435,6 +502,11 @@ class SegmentUpdate(BaseModel):
         extra='forbid',
     )
     enabled: bool = Field(..., title='Enabled')
+
+
+class SkippedLine(BaseModel):
+    line: int = Field(..., title='Line')
+    reason: str = Field(..., title='Reason')
 
 
 class SystemModels(BaseModel):
@@ -516,6 +588,13 @@ class ValidationErrorResponse(BaseModel):
     code: str = Field(..., title='Code')
     message: str = Field(..., title='Message')
     errors: list[FieldError] = Field(..., title='Errors')
+
+
+class VersionRestore(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    revision: conint(ge=0, le=9007199254740992) = Field(..., title='Revision')
 
 
 class WebAppMessageRequest(BaseModel):
@@ -637,6 +716,13 @@ class DraftUpdate(BaseModel):
     config: AgentConfig
 
 
+class EnvImportResult(BaseModel):
+    added: list[str] = Field(..., title='Added')
+    updated: list[str] = Field(..., title='Updated')
+    skipped: list[SkippedLine] = Field(..., title='Skipped')
+    duplicates: list[DuplicateName] = Field(..., title='Duplicates')
+
+
 class Proposal(BaseModel):
     """
     A pending proposal; a null section is one it does not touch.
@@ -654,6 +740,7 @@ class Proposal(BaseModel):
 class PublishedVersion(BaseModel):
     version: int = Field(..., title='Version')
     published_at: AwareDatetime = Field(..., title='Published At')
+    note: str = Field('', title='Note')
     config: AgentConfig
 
 

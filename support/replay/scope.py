@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from support.replay.cassette import Cassette, Entry, RecordedResponse
-from support.replay.matching import AnyRequest, AudioRequest, key_of, key_text
+from support.replay.matching import AnyRequest, AudioRequest, HttpRequest, key_of, key_text
 
 Mode = Literal["replay", "record", "live"]
 Target = Literal["chat", "search", "transcription"]
@@ -167,9 +167,11 @@ def build_miss(
     )
 
 
-def _prompt(request: ChatRequest | HttpRequest) -> str:
+def _prompt(request: AnyRequest) -> str:
     if isinstance(request, HttpRequest):
         return f"{request.method} {request.path}" + (f"?{request.query}" if request.query else "")
+    if isinstance(request, AudioRequest):
+        return f"audio {request.media_type}, {request.audio_bytes} bytes, sha256 {request.audio_sha256}"
     return next((m.content for m in reversed(request.messages) if m.role == "user" and m.content), "")
 
 
