@@ -16,20 +16,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from tests.console_ui.page_errors import watch_errors
 
 ADMIN_EMAIL = "ui-tests@example.com"
 ADMIN_PASSWORD = "ui-tests-password"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 READY_PREFIX = "AGENT_BUILDER_READY "
 FAKE_MODEL = "fake-chat"
 
@@ -136,14 +128,6 @@ def agent(api: httpx.Client) -> Iterator[dict]:
     created.raise_for_status()
     yield created.json()
     api.delete(f"/console/api/agents/{created.json()['id']}")
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

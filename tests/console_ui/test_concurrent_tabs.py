@@ -33,7 +33,7 @@ def test_tabs_editing_different_fields_converge_after_load_latest(
         page.get_by_label("Instructions", exact=True).fill("Edited in tab one.")
         expect(page.get_by_text("Saved", exact=True)).to_be_visible()
 
-        other.get_by_label("Opening statement", exact=True).fill("Edited in tab two.")
+        other.get_by_role("textbox", name="Opening statement").fill("Edited in tab two.")
         bar = other.get_by_role("region", name="Publish bar")
         expect(bar.get_by_text(CONFLICT, exact=True)).to_be_visible()
         assert _draft(api, agent["id"])["config"]["opening_statement"] == ""  # nothing overwritten
@@ -50,7 +50,7 @@ def test_tabs_editing_different_fields_converge_after_load_latest(
         for tab in (page, other):
             tab.reload()
             expect(tab.get_by_label("Instructions", exact=True)).to_have_value("Edited in tab one.")
-            expect(tab.get_by_label("Opening statement", exact=True)).to_have_value("Edited in tab two.")
+            expect(tab.get_by_role("textbox", name="Opening statement")).to_have_value("Edited in tab two.")
     finally:
         other.context.close()
 

@@ -12,7 +12,6 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
-from conftest import console_client, free_port, make_settings, raw_api
 from playwright.sync_api import BrowserContext, Page
 
 import steps.agent_setup as agent_steps
@@ -29,6 +28,7 @@ from support.fixtures.tools import fixture_web_search_credential
 from support.seeded.specs import PROVIDER_NAME, agent_specs, dataset_specs
 from support.settings import Settings
 from support.world import World
+from tests.seed.conftest import console_client, free_port, make_settings, raw_api
 
 FIXTURE_STEPS = (
     fixture_steps.step_stable_model,

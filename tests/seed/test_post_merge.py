@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import free_port
 
 from ci import post_merge
 from ci.post_merge import EXIT_SERVICE_FAILED
 from seed.runner import EXIT_BLOCKED
 from support.settings import load_settings
 from tests.runtime.service_process import workspaces_folder
+from tests.seed.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PID = re.compile(r"\(pid (\d+)")

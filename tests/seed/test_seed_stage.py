@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ADMIN_EMAIL, ADMIN_PASSWORD, console_client, free_port, raw_api
 
 from seed.report import SeedReport
 from seed.runner import EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, run_seed
 from support.api.models import SystemModels
 from support.seeded.specs import PROVIDER_NAME, WEB_SEARCH_CREDENTIAL, agent_specs, dataset_specs
 from support.settings import Settings
+from tests.seed.conftest import ADMIN_EMAIL, ADMIN_PASSWORD, console_client, free_port, raw_api
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_KEY = "sk-e2e-seed-test-MODEL-key-0123456789"
