@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup e2e test unit lint steps contracts lane seed post-merge record-cassettes durations \
+.PHONY: setup e2e test unit lint fuzz steps contracts lane seed post-merge record-cassettes durations \
 	merge-reports mutants soak rerun clean
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
@@ -28,10 +28,11 @@ $(STAMP): pyproject.toml
 e2e: setup
 	$(BIN)/python -m support.lanes pr $(LANE_OPTS) $(ARGS)
 
-## Everything CI gates on: unit tests, lint, the PR lane, the a11y lane (axe-core scans), then the
-## post-merge lane with the runtime (replayed models: no key, no network).
+## Everything CI gates on: unit tests, the API fuzzer, lint, the PR lane, the a11y lane (axe-core
+## scans), then the post-merge lane with the runtime (replayed models: no key, no network).
 test: setup
 	$(BIN)/pytest -n auto
+	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m support.lanes pr --workers auto
 	$(BIN)/python -m support.lanes a11y --workers auto
@@ -45,6 +46,10 @@ lint: setup
 	$(BIN)/python -m support.lint features
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+## The console's API against its /openapi.json: Schemathesis, every check, fixed seed (ci/fuzz.py).
+fuzz: setup
+	$(BIN)/python -m ci.fuzz
 
 ## Any named lane: make lane LANE=full WORKERS=2
 lane: setup

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import uvicorn
 
+from agent_builder.redaction import redact_logs
 from agent_builder.settings import ConfigError, ServiceSettings
 
 logger = logging.getLogger("agent_builder")
@@ -29,6 +30,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     console = commands.add_parser("console", help="console UI, console API, web app and service API")
+    console.add_argument(
+        "action",
+        nargs="?",
+        choices=("serve", "rotate-secrets"),
+        default="serve",
+        help="serve (default), or rotate-secrets: re-encrypt the stored secrets with the newest "
+        "AGENT_BUILDER_SECRET_KEY (docs/console.md, 'Secret key')",
+    )
     _add_server_arguments(console, default_port=5001)
     console.add_argument(
         "--db",
@@ -67,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    redact_logs()  # no URL password, query key or bearer token reaches a log line
     return args.run(args)
 
 
@@ -81,6 +91,10 @@ def _run_console(args: argparse.Namespace) -> int:
     from agent_builder.console.app import create_app  # imported here: other services don't need it
     from agent_builder.console.config import ConsoleConfig
 
+    if args.action == "rotate-secrets":
+        from agent_builder.console.crypto import rotate_secrets_command
+
+        return rotate_secrets_command(args.db)
     return _serve_configured("console", ConsoleConfig, {"db_path": args.db}, create_app, args)
 
 
@@ -102,11 +116,11 @@ def _serve_configured(
     """Serve the app made from the service's settings (environment, then the CLI `flags`); exit 2
     with the problems on stderr when a setting is invalid."""
     try:
-        config = settings.load(**flags)
+        app = create_app(settings.load(**flags))
     except ConfigError as exc:
         logger.error("%s", exc)
         return 2
-    return serve(service, create_app(config), args.host, args.port)
+    return serve(service, app, args.host, args.port)
 
 
 def _run_shellctl(args: argparse.Namespace) -> int:
@@ -157,8 +171,16 @@ def serve(service: str, app: object, host: str, port: int) -> int:
         logger.error("cannot listen on %s:%s: %s", host, port, exc)
         return 1
     bound_port = sock.getsockname()[1]
+    # proxy_headers off: uvicorn would trust X-Forwarded-* from 127.0.0.1, so anyone on the
+    # machine could pick their client address and scheme. The console trusts only the proxies it
+    # is told about (AGENT_BUILDER_TRUSTED_PROXIES).
     config = uvicorn.Config(
-        app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        app,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        proxy_headers=False,
     )
     server = _Server(config, service, f"http://{_url_host(host)}:{bound_port}")
     # uvicorn handles the signal (graceful shutdown) and re-raises it afterwards; ending up here

@@ -58,7 +58,9 @@ class ServiceSettings(BaseSettings):
         field = cls.model_fields[name]
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
         accepts = extra.get("accepts", "valid")
-        got = f"must be {accepts}, got {detail['input']!r}"
+        # A secret setting (repr=False) is never echoed: the message may end up in a log.
+        shown_input = repr(detail["input"]) if field.repr else "another value (not shown: it is secret)"
+        got = f"must be {accepts}, got {shown_input}"
         if name in given:
             flag = extra.get("flag", f"--{name.replace('_', '-')}")
             return f"{flag} {got}. Fix: pass {accepts}, or leave {flag} out."

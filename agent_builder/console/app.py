@@ -12,6 +12,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic.json_schema import models_json_schema
 
+from agent_builder.console import contract, crypto, security
 from agent_builder.console.auth import ensure_admin
 from agent_builder.console.body_limit import BodyLimitMiddleware
 from agent_builder.console.chat_runs.runs import ChatRuns
@@ -40,6 +41,8 @@ from agent_builder.console.routes import (
     tools,
     versions,
 )
+from agent_builder.console.services.agent_files import CONTENT_TYPES as AGENT_FILE_TYPES
+from agent_builder.console.services.knowledge import DOCUMENT_EXTENSIONS
 from agent_builder.console.ui import pages
 
 UI_DIR = Path(__file__).parent / "ui"
@@ -56,6 +59,7 @@ def _operation_id(route: APIRoute) -> str:
 
 def create_app(config: ConsoleConfig) -> FastAPI:
     db = Database(config.db_path)
+    crypto.install(db, crypto.load_box(config))  # raises ConfigError when the key does not fit
     ensure_admin(db, config.admin_email, config.admin_password)
     indexer = IndexingWorker(db)
     chat_runs = ChatRuns(db, config)
@@ -79,6 +83,9 @@ def create_app(config: ConsoleConfig) -> FastAPI:
         openapi_url="/openapi.json",
         generate_unique_id_function=_operation_id,
         separate_input_output_schemas=False,
+        # `/x/` is a 404, never a redirect to `/x`: a redirect would let `%2e%2e%2f` in a path
+        # become a real `..` once the client follows it (a DELETE on the parent resource).
+        redirect_slashes=False,
     )
     app.state.config = config
     app.state.db = db
@@ -86,7 +93,9 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.state.chat_runs = chat_runs
     install_error_handlers(app)
     _add_stream_event_schemas(app)
+    contract.install(app, _uploads(config))
     _add_routes(app, config)
+    security.install(app, config)
     return app
 
 
@@ -129,6 +138,21 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
             speech_to_text.WEB_APP_PATH: config.max_audio_bytes + MULTIPART_OVERHEAD_BYTES,
         },
     )
+
+
+def _uploads(config: ConsoleConfig) -> dict[str, contract.Upload]:
+    """The upload operations' file rules, for /openapi.json."""
+    return {
+        "upload_document": contract.Upload(
+            DOCUMENT_EXTENSIONS,
+            config.max_document_bytes,
+            "notes.md",
+            "UTF-8 text that is not blank (else 400).",
+        ),
+        "upload_agent_file": contract.Upload(
+            tuple(AGENT_FILE_TYPES), config.max_agent_file_bytes, "data.csv", "any content."
+        ),
+    }
 
 
 def _add_stream_event_schemas(app: FastAPI) -> None:

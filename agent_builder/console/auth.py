@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -42,8 +43,10 @@ def token_hash(token: str) -> str:
 
 
 def ensure_admin(db: Database, email: str, password: str) -> None:
-    """Create the configured admin, or reset its password when the configuration changed it."""
+    """Create the configured admin, or reset its password when the configuration changed it: that
+    ends every session of the account (whoever had the old password is signed out)."""
     email = email.strip().lower()
+    _decoy_hash(SCRYPT_COST)  # made now, so that the first unknown account costs no extra
     with db.read() as conn:
         row = conn.execute("SELECT password_hash FROM admins WHERE email = ?", (email,)).fetchone()
     if row is not None and verify_password(password, row["password_hash"]):
@@ -54,14 +57,26 @@ def ensure_admin(db: Database, email: str, password: str) -> None:
             "ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash",
             (email, hash_password(password), utc_now()),
         )
+        conn.execute("DELETE FROM sessions WHERE email = ?", (email,))
+
+
+@functools.cache
+def _decoy_hash(cost: tuple[int, int, int]) -> str:
+    """A hash to check unknown accounts against, so that they cost the same scrypt work."""
+    n, r, p = cost
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(secrets.token_bytes(16), salt=salt, n=n, r=r, p=p)
+    return f"scrypt${n}${r}${p}${salt.hex()}${digest.hex()}"
 
 
 def login(db: Database, email: str, password: str) -> str:
-    """Check the credentials and return a new session token."""
+    """Check the credentials and return a new session token. An unknown account is checked
+    against a decoy hash of the same cost: its answer takes as long as a wrong password's."""
     email = email.strip().lower()
     with db.read() as conn:
         row = conn.execute("SELECT password_hash FROM admins WHERE email = ?", (email,)).fetchone()
-    if row is None or not verify_password(password, row["password_hash"]):
+    stored = row["password_hash"] if row is not None else _decoy_hash(SCRYPT_COST)
+    if not verify_password(password, stored) or row is None:
         raise ApiError(401, "invalid_credentials", "Invalid email or password.")
     token = secrets.token_urlsafe(32)
     now = datetime.now(UTC)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator
+from cryptography.fernet import Fernet
+from pydantic import AfterValidator, BeforeValidator
+from pydantic_settings import NoDecode
 
 from agent_builder.settings import HttpUrl, ServiceSettings, setting
 
@@ -18,6 +20,25 @@ def _trimmed_origin(value: Any) -> Any:
 def _exactly_one(value: Any) -> Any:
     # Only `1` switches it on: anything else, `true` included, leaves the test router unmounted.
     return value == "1" if isinstance(value, str) else value
+
+
+def _comma_list(value: Any) -> Any:
+    # `a, b` in the environment; a list or tuple when given in code.
+    if isinstance(value, str):
+        return tuple(item.strip() for item in value.split(",") if item.strip())
+    return value
+
+
+CommaList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_comma_list)]
+
+
+def _fernet_keys(value: str | None) -> str | None:
+    for key in value.split(",") if value is not None else ():
+        Fernet(key.strip())  # ValueError for anything but 32 url-safe base64-encoded bytes
+    return value
+
+
+SecretKeys = Annotated[str | None, AfterValidator(_fernet_keys)]
 
 
 class ConsoleConfig(ServiceSettings):
@@ -38,3 +59,9 @@ class ConsoleConfig(ServiceSettings):
     max_agent_file_bytes: int = setting(2_097_152, "a positive integer", gt=0)
     # Voice input: a minute of 48 kHz 16-bit mono WAV is about 5.5 MiB.
     max_audio_bytes: int = setting(10_485_760, "a positive integer", gt=0)
+    # Security (docs/console.md, "Threat model"): the key(s) that encrypt stored secrets, newest
+    # first (None: a key file beside the database); the Host names the console answers to besides
+    # its own address and the public URL's host; the proxies whose X-Forwarded-* headers count.
+    secret_key: SecretKeys = setting(None, "Fernet keys, comma-separated, newest first", repr=False)
+    allowed_hosts: CommaList = setting(("localhost",), "host names, comma-separated")
+    trusted_proxies: CommaList = setting((), "proxy IP addresses or networks, comma-separated")

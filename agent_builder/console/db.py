@@ -185,8 +185,14 @@ CREATE TABLE IF NOT EXISTS build_proposals (
 );
 """
 
+# Who may see a conversation (services/conversations.py): a web app visitor's token hash, or the
+# service API key that started it (with `end_user`). Older conversations have none: no one may.
+_SCHEMA_V5 = """
+ALTER TABLE conversations ADD COLUMN owner TEXT;
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _SCHEMA_V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -12,17 +12,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from agent_builder.console.contract import allowed_methods
+
 logger = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
     """A failure the client can act on: rendered as `{code, message, **extra}` with `status_code`."""
 
-    def __init__(self, status_code: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self, status_code: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any
+    ) -> None:
         super().__init__(message)
         self.status_code = status_code
         self.code = code
         self.message = message
+        self.headers = headers or {}
         self.extra = extra
 
 
@@ -76,7 +81,9 @@ def _error_response(request: Request, status_code: int, code: str, message: str,
 
 async def _api_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return _error_response(request, exc.status_code, exc.code, exc.message, **exc.extra)
+    response = _error_response(request, exc.status_code, exc.code, exc.message, **exc.extra)
+    response.headers.update(exc.headers)
+    return response
 
 
 async def _validation_error_handler(request: Request, exc: Exception) -> Response:
@@ -104,6 +111,8 @@ async def _http_error_handler(request: Request, exc: Exception) -> Response:
     response = _error_response(request, exc.status_code, code, message)
     if exc.headers:
         response.headers.update(exc.headers)
+    if exc.status_code == 405:
+        response.headers["Allow"] = allowed_methods(request)
     return response
 
 

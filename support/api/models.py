@@ -180,18 +180,18 @@ class BodyTranscribeWebAppAudio(BaseModel):
 
 
 class BodyUploadAgentFile(BaseModel):
-    file: str = Field(
+    file: constr(min_length=1) = Field(
         ...,
-        description='A .txt, .md, .csv, .json or .pdf file',
+        description='A .txt or .md or .csv or .json or .pdf file of 1 to 2097152 bytes (larger: 413, empty: 400); any content.',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
     )
 
 
 class BodyUploadDocument(BaseModel):
-    file: str = Field(
+    file: constr(min_length=1) = Field(
         ...,
-        description='A UTF-8 .txt or .md document',
+        description='A .txt or .md file of 1 to 1048576 bytes (larger: 413, empty: 400); UTF-8 text that is not blank (else 400).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
     )
@@ -420,8 +420,12 @@ class ProviderCreate(BaseModel):
         extra='forbid',
     )
     name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    base_url: constr(max_length=2000) = Field(..., title='Base Url')
-    api_key: constr(min_length=1, max_length=2000) = Field(..., title='Api Key')
+    base_url: constr(pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$', max_length=2000) = (
+        Field(..., title='Base Url')
+    )
+    api_key: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) = (
+        Field(..., title='Api Key')
+    )
 
 
 class ProviderList(BaseModel):
@@ -433,8 +437,16 @@ class ProviderUpdate(BaseModel):
         extra='forbid',
     )
     name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    base_url: constr(max_length=2000) | None = Field(None, title='Base Url')
-    api_key: constr(min_length=1, max_length=2000) | None = Field(None, title='Api Key')
+    base_url: (
+        constr(
+            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
+            max_length=2000,
+        )
+        | None
+    ) = Field(None, title='Base Url')
+    api_key: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) | None = Field(
+        None, title='Api Key'
+    )
 
 
 class PublishRequest(BaseModel):
@@ -562,8 +574,16 @@ class ToolCredentialCreate(BaseModel):
     )
     tool: constr(min_length=1, max_length=80) = Field(..., title='Tool')
     name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    secret: constr(min_length=1, max_length=2000) = Field(..., title='Secret')
-    base_url: constr(max_length=2000) | None = Field(None, title='Base Url')
+    secret: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) = (
+        Field(..., title='Secret')
+    )
+    base_url: (
+        constr(
+            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
+            max_length=2000,
+        )
+        | None
+    ) = Field(None, title='Base Url')
 
 
 class ToolCredentialList(BaseModel):

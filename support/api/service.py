@@ -17,6 +17,8 @@ from support.api.models import (
 )
 
 ServiceStreamEvent = ServiceApiStreamEvent
+# The service API's `user`: a conversation belongs to the API key and user that started it.
+END_USER = "e2e"
 # A chat run waits on the model and tools; generous, but bounded so a hang fails the scenario.
 CHAT_TIMEOUT_S = 60.0
 
@@ -66,7 +68,7 @@ class ServiceApiClient:
 
     def chat_blocking(self, query: str, conversation_id: str | None = None) -> ChatMessageResponse:
         body = ChatMessageRequest(
-            query=query, response_mode="blocking", conversation_id=conversation_id, user="e2e"
+            query=query, response_mode="blocking", conversation_id=conversation_id, user=END_USER
         )
         response = self._http.post(
             "/chat-messages", json=body.model_dump(exclude_none=True), timeout=CHAT_TIMEOUT_S
@@ -76,7 +78,7 @@ class ServiceApiClient:
 
     def chat_streaming(self, query: str, conversation_id: str | None = None) -> list[ServiceStreamEvent]:
         body = ChatMessageRequest(
-            query=query, response_mode="streaming", conversation_id=conversation_id, user="e2e"
+            query=query, response_mode="streaming", conversation_id=conversation_id, user=END_USER
         )
         with connect_sse(
             self._http,
@@ -89,7 +91,10 @@ class ServiceApiClient:
             return [_event(event) for event in events.iter_sse()]
 
     def conversation_messages(self, conversation_id: str) -> ChatMessageList:
-        return ChatMessageList.model_validate(self._get(f"/conversations/{conversation_id}/messages"))
+        """A conversation of this key and END_USER: only they may read it."""
+        response = self._http.get(f"/conversations/{conversation_id}/messages", params={"user": END_USER})
+        _raise_for_error(response)
+        return ChatMessageList.model_validate(response.json())
 
 
 def _event(event: ServerSentEvent) -> ServiceStreamEvent:

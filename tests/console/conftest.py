@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_testing import CHAT_MODEL, PROVIDER_KEY, FakeProvider, create_agent, save_config, sign_in
+from console_testing import (
+    BROWSER_HEADERS,
+    CHAT_MODEL,
+    PROVIDER_KEY,
+    FakeProvider,
+    create_agent,
+    save_config,
+    sign_in,
+)
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth
@@ -84,7 +92,8 @@ def make_client(db_path: Path) -> Iterator[Callable[..., TestClient]]:
 
         def make(**overrides: Any) -> TestClient:
             app = create_app(ConsoleConfig(db_path=db_path, **overrides))
-            return stack.enter_context(TestClient(app))
+            # As a browser on the console's own pages: its POSTs say where they come from.
+            return stack.enter_context(TestClient(app, headers=BROWSER_HEADERS))
 
         yield make
 
@@ -100,7 +109,7 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 @pytest.fixture
 def anon(client: TestClient) -> TestClient:
     """The same app as `client`, without a session (no lifespan of its own)."""
-    return TestClient(client.app)
+    return TestClient(client.app, headers=BROWSER_HEADERS)
 
 
 @pytest.fixture

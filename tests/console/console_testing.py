@@ -12,6 +12,8 @@ ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-password"
 PROVIDER_KEY = "sk-test-0123456789abcdef"
 CHAT_MODEL = "gpt-4o-mini"
+# What a browser sends from the console's own pages (TestClient's origin is http://testserver).
+BROWSER_HEADERS = {"Origin": "http://testserver"}
 
 
 @dataclass

@@ -3,7 +3,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from console_testing import assert_error, create_agent, save_config, sign_in
+from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent, save_config
 from fastapi.testclient import TestClient
 
 AGENTS = "/console/api/agents"
@@ -154,7 +154,7 @@ def test_draft_of_unknown_agent_is_404(client: TestClient) -> None:
 
 def test_publish_refuses_an_invalid_draft_with_reasons(client: TestClient) -> None:
     agent = create_agent(client)
-    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 422, "draft_invalid")
+    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 409, "draft_invalid")
     assert body["reasons"] == ["No model selected.", "Instructions are empty."]
 
     save_config(
@@ -164,7 +164,7 @@ def test_publish_refuses_an_invalid_draft_with_reasons(client: TestClient) -> No
         model={"provider_id": "gone", "name": "ghost"},
         knowledge={"dataset_ids": ["deleted-dataset"]},
     )
-    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 422, "draft_invalid")
+    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 409, "draft_invalid")
     assert body["reasons"] == [
         "Model 'ghost' was not found or is inactive.",
         "Instructions are empty.",
@@ -180,7 +180,7 @@ def test_inactive_model_cannot_be_published(client: TestClient, active_model: di
         f"/console/api/model-providers/{active_model['provider_id']}/models/{active_model['id']}",
         json={"active": False},
     )
-    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 422, "draft_invalid")
+    body = assert_error(client.post(f"{AGENTS}/{agent['id']}/publish"), 409, "draft_invalid")
     assert body["reasons"] == [f"Model '{active_model['name']}' was not found or is inactive."]
 
 
@@ -250,8 +250,11 @@ def test_access_cannot_change_before_the_first_publish(client: TestClient) -> No
 
 def test_public_url_setting_drives_access_urls(make_client: Any, published_agent: dict[str, Any]) -> None:
     behind_proxy = make_client(public_url="https://agents.example.com")  # same database, other origin
-    sign_in(behind_proxy)
-    access = behind_proxy.get(f"{AGENTS}/{published_agent['id']}").json()["access"]
+    # Its session cookie is Secure (an https public URL) and TestClient talks http: use the token.
+    login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+    token = behind_proxy.post("/console/api/login", json=login).json()["access_token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    access = behind_proxy.get(f"{AGENTS}/{published_agent['id']}", headers=headers).json()["access"]
     site_token = published_agent["access"]["web_app_url"].rsplit("/", 1)[1]
     assert access["web_app_url"] == f"https://agents.example.com/chat/{site_token}"
     assert access["service_api_base_url"] == "https://agents.example.com/v1"

@@ -104,7 +104,7 @@ def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
             login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
             token = api.post("/console/api/login", json=login).raise_for_status().json()["access_token"]
             api.headers["Authorization"] = f"Bearer {token}"
-            public = stack.enter_context(httpx.Client(base_url=url, timeout=10))
+            public = stack.enter_context(httpx.Client(base_url=url, headers={"Origin": url}, timeout=10))
 
             def db_rows(sql: str) -> list[Any]:
                 with app.state.db.read() as conn:

@@ -36,8 +36,11 @@ def scripted(stack: ChatStack) -> ScriptedProvider:
 
 @pytest.fixture
 def public(stack: ChatStack) -> Iterator[httpx.Client]:
-    """A client without the admin's credentials: what a web app visitor or API caller has."""
-    with httpx.Client(base_url=stack.console_url, timeout=30) as client:
+    """A client without the admin's credentials: what a web app visitor (a browser on the web app's
+    page: it names its origin) or API caller has."""
+    with httpx.Client(
+        base_url=stack.console_url, headers={"Origin": stack.console_url}, timeout=30
+    ) as client:
         yield client
 
 
@@ -54,8 +57,12 @@ def stream_answer(public: httpx.Client, headers: dict[str, str], query: str, **f
         return list(read_events(response.iter_lines()))
 
 
-def messages(public: httpx.Client, headers: dict[str, str], conversation_id: str) -> list[dict[str, Any]]:
-    response = public.get(f"/v1/conversations/{conversation_id}/messages", headers=headers)
+def messages(
+    public: httpx.Client, headers: dict[str, str], conversation_id: str, user: str = "user-1"
+) -> list[dict[str, Any]]:
+    response = public.get(
+        f"/v1/conversations/{conversation_id}/messages", headers=headers, params={"user": user}
+    )
     assert response.status_code == 200, response.text
     return response.json()["data"]
 
@@ -126,7 +133,11 @@ def test_a_conversation_continues_with_its_history(
     web_app = public.post(f"/chat/{site_token(agent)}/api/messages", json={"query": "Hi", **conversation})
     assert_error(web_app, 404, "not_found")
     assert_error(
-        public.get(f"/v1/conversations/{first['conversation_id']}/messages", headers=other_headers),
+        public.get(
+            f"/v1/conversations/{first['conversation_id']}/messages",
+            headers=other_headers,
+            params={"user": "user-1"},
+        ),
         404,
         "not_found",
     )
@@ -275,7 +286,12 @@ def test_closing_a_streaming_answer_cancels_the_run(
     headers = api_key(stack.api, publish_agent(stack.api, stack.scripted_model))
     scripted.reset(Text("Hello."), Stall("Partial"))
     conversation_id = ask(public, headers, "Hi").json()["conversation_id"]
-    body = {"query": "More", "response_mode": "streaming", "user": "u", "conversation_id": conversation_id}
+    body = {
+        "query": "More",
+        "response_mode": "streaming",
+        "user": "user-1",
+        "conversation_id": conversation_id,
+    }
     with public.stream("POST", "/v1/chat-messages", headers=headers, json=body) as response:
         assert next(read_events(response.iter_lines())) == Event("message", {"answer": "Partial "})
     assert scripted.disconnected.wait(5), "the run went on after the client left"

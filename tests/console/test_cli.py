@@ -87,7 +87,8 @@ def _start(consoles: list[Console], db: Path, **kwargs: Any) -> tuple[Console, h
     assert line.startswith(READY)
     payload = json.loads(line.removeprefix(READY))
     assert set(payload) == {"service", "url"} and payload["service"] == "console"
-    return console, httpx.Client(base_url=payload["url"], timeout=10)
+    # Signs in with the cookie, as a browser on the console's pages (which names its origin).
+    return console, httpx.Client(base_url=payload["url"], headers={"Origin": payload["url"]}, timeout=10)
 
 
 def _sign_in(http: httpx.Client) -> str:

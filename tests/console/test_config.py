@@ -22,6 +22,9 @@ _VARIABLES = (
     "MAX_AGENT_FILE_BYTES",
     "SHELLCTL_TOKEN",
     "MAX_AUDIO_BYTES",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "TRUSTED_PROXIES",
 )
 
 
@@ -45,6 +48,9 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "max_document_bytes": 1_048_576,
         "max_agent_file_bytes": 2_097_152,
         "max_audio_bytes": 10_485_760,
+        "secret_key": None,
+        "allowed_hosts": ("localhost",),
+        "trusted_proxies": (),
     }
 
 

@@ -113,7 +113,10 @@ def test_preview_conversations_appear_on_no_public_surface(
     continued = public.post(f"{web_app}/messages", json={"query": "Hi", "conversation_id": conversation_id})
     assert continued.json()["code"] == "not_found"
     headers = api_key(stack.api, agent)
-    assert public.get(f"/v1/conversations/{conversation_id}/messages", headers=headers).status_code == 404
+    listed_by_api = public.get(
+        f"/v1/conversations/{conversation_id}/messages", headers=headers, params={"user": "e2e"}
+    )
+    assert listed_by_api.status_code == 404
 
     with public.stream("POST", f"{web_app}/messages", json={"query": "Hi"}) as response:
         web_conversation = next(read_events(response.iter_lines())).data["conversation_id"]

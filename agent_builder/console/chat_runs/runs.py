@@ -29,7 +29,7 @@ from agent_builder.console.schemas.chat import ChatMessage
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import conversations, env_vars, providers, tools
 from agent_builder.console.services.agents import ChatAgent
-from agent_builder.console.services.conversations import Source
+from agent_builder.console.services.conversations import Owner, Source
 
 logger = logging.getLogger(__name__)
 
@@ -65,15 +65,16 @@ class ChatRuns:
         source: Source,
         query: str,
         conversation_id: str | None,
-        user: str | None,
+        owner: Owner,
         console_url: str,
     ) -> ChatRun:
         """Start a reply: store the question once the runtime accepted the run. Raises ApiError
-        503 (no runtime, or it cannot be reached or refuses), 404 (conversation), 409 (model)."""
+        503 (no runtime, or it cannot be reached or refuses), 404 (conversation: unknown, or not
+        `owner`'s), 409 (model)."""
         runtime_url = self._config.runtime_url
         if runtime_url is None:
             raise runtime_unavailable("no agent runtime is connected to this console")
-        setup = await run_in_threadpool(self._setup, agent, source, conversation_id)
+        setup = await run_in_threadpool(self._setup, agent, source, conversation_id, owner)
         message_id = new_id()
         question = _question(query, conversation_id or new_id(), agent.version)
         token = secrets.token_urlsafe(32) if _enabled(agent.config, "knowledge_search") else None
@@ -86,7 +87,7 @@ class ChatRuns:
         try:
             response = await open_run(client, f"{runtime_url}/runs", request)
             await run_in_threadpool(
-                conversations.start_turn, self._db, question, agent.id, source, user, conversation_id is None
+                conversations.start_turn, self._db, question, agent.id, source, owner, conversation_id is None
             )
         except BaseException:
             if response is not None:
@@ -103,9 +104,11 @@ class ChatRuns:
         driver.add_done_callback(self._drivers.discard)
         return run
 
-    def _setup(self, agent: ChatAgent, source: Source, conversation_id: str | None) -> RunSetup:
+    def _setup(self, agent: ChatAgent, source: Source, conversation_id: str | None, owner: Owner) -> RunSetup:
         history = (
-            conversations.history(self._db, agent.id, source, conversation_id) if conversation_id else []
+            conversations.history(self._db, agent.id, source, conversation_id, owner)
+            if conversation_id
+            else []
         )
         ref = agent.config.model
         model = providers.model_endpoint(self._db, ref.provider_id, ref.name) if ref else None

@@ -71,9 +71,12 @@ def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
     return agents.save_draft(db, agent_id, body.revision, body.config)
 
 
-@router.post("/{agent_id}/publish", responses=errors(404, 422, models={422: DraftInvalidResponse}))
+@router.post("/{agent_id}/publish", responses=errors(404, 409, models={409: DraftInvalidResponse}))
 def publish_agent(agent_id: str, db: DbDep, body: PublishRequest = _NO_NOTE) -> PublishResult:
-    """Publish the draft as the next version; `note` (optional) says what changed."""
+    """Publish the draft as the next version; `note` (optional) says what changed. `409
+    draft_invalid` (with `reasons`) while the draft cannot be published: no model, or one that is
+    gone or inactive; empty instructions; a knowledge dataset that no longer exists (a conflict
+    with the agent's state, not a fault of the request)."""
     return agents.publish(db, agent_id, body.note)
 
 

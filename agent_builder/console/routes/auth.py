@@ -7,21 +7,26 @@ from fastapi import APIRouter, Depends, Request, Response
 from agent_builder.console import auth
 from agent_builder.console.routes.common import DbDep, errors
 from agent_builder.console.schemas.auth import LoginRequest, LoginResponse, Me
+from agent_builder.console.security.cookies import session_cookie
+from agent_builder.console.security.throttle import LoginThrottle
 
 router = APIRouter(prefix="/console/api", tags=["auth"], responses=errors(422))
 AdminEmail = Annotated[str, Depends(auth.require_admin)]
 
 
-@router.post("/login", responses=errors(401))
-def login(body: LoginRequest, db: DbDep, response: Response) -> LoginResponse:
-    token = auth.login(db, body.email, body.password)
+@router.post("/login", responses=errors(401, 429))
+def login(body: LoginRequest, request: Request, db: DbDep, response: Response) -> LoginResponse:
+    """Sign in. Wrong passwords are throttled per account and per client: `429` with
+    `Retry-After` (seconds) while a delay runs, growing with each further failure."""
+    throttle: LoginThrottle = request.app.state.login_throttle
+    client = request.client.host if request.client else "unknown"
+    with throttle.attempt(body.email.lower(), client):
+        token = auth.login(db, body.email, body.password)
     response.set_cookie(
         auth.SESSION_COOKIE,
         token,
         max_age=int(auth.SESSION_LIFETIME.total_seconds()),
-        httponly=True,
-        samesite="lax",
-        path="/",
+        **session_cookie(request),
     )
     return LoginResponse(email=body.email.lower(), access_token=token)
 
@@ -31,7 +36,7 @@ def logout(request: Request, db: DbDep, response: Response, _email: AdminEmail) 
     token = auth.session_token(request)
     if token is not None:
         auth.logout(db, token)
-    response.delete_cookie(auth.SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    response.delete_cookie(auth.SESSION_COOKIE, **session_cookie(request))
 
 
 @router.get("/me", responses=errors(401))

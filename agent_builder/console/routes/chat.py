@@ -5,15 +5,16 @@ agent runtime (chat_runs); their event streams are documented in docs/console.md
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel
+from pydantic import BaseModel, StringConstraints
 
 from agent_builder.console.chat_runs.relay import ChatRun, RunEnd, RunUpdate
-from agent_builder.console.errors import ApiError
+from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.public import load_web_app_agent
 from agent_builder.console.routes.chat_streams import (
     ConsoleUrlDep,
@@ -43,12 +44,26 @@ from agent_builder.console.schemas.chat import (
 )
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import agents, api_keys, conversations
+from agent_builder.console.services.conversations import Owner
+from agent_builder.console.visitors import Visitor, known_visitor, visitor
 
 # Documented inside event streams only, so app.py adds them to the OpenAPI components itself.
 STREAM_EVENT_MODELS: tuple[type[BaseModel], ...] = (WebAppStreamEvent, ServiceApiStreamEvent)
 
 
 WebAppAgent = Annotated[agents.PublishedAgent, Depends(load_web_app_agent)]
+VisitorDep = Annotated[Visitor, Depends(visitor)]
+
+
+def _known_visitor(request: Request) -> Owner:
+    """The visitor's conversations; without a visitor cookie there are none to see."""
+    owner = known_visitor(request)
+    if owner is None:
+        raise not_found("Conversation")
+    return Owner(owner)
+
+
+KnownVisitor = Annotated[Owner, Depends(_known_visitor)]
 
 web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], responses=errors(403, 404, 422))
 
@@ -62,31 +77,45 @@ web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], re
     },
 )
 async def send_web_app_message(
-    body: WebAppMessageRequest, agent: WebAppAgent, runs: RunsDep, console_url: ConsoleUrlDep
+    body: WebAppMessageRequest,
+    agent: WebAppAgent,
+    runs: RunsDep,
+    console_url: ConsoleUrlDep,
+    request: Request,
+    guest: VisitorDep,
 ) -> StreamingResponse:
     """Ask the agent; the reply streams back as server-sent events: `message_start`
     `{conversation_id, message_id}`, then `message_delta` `{text}`, `tool_call`
     `{id, name, arguments}` and `tool_result` `{id, name, output, is_error, citations}` as they happen, and
     last `message_end` (the stored ChatMessage, status `completed`, `failed` with `error`, or
     `cancelled`) or `error` `{code, message}` when the reply could not be stored. Errors before
-    the stream starts are JSON: 404 unknown conversation, 409 `model_unavailable`, 503
-    `runtime_unavailable`."""
-    run = await runs.start(agent, "web_app", body.query, body.conversation_id, None, console_url)
-    return event_stream(chat_events(run))
+    the stream starts are JSON: 404 unknown conversation (or another visitor's), 409
+    `model_unavailable`, 503 `runtime_unavailable`. A conversation belongs to the visitor cookie
+    that started it; a first message without one sets it."""
+    owner = Owner(guest.owner)
+    run = await runs.start(agent, "web_app", body.query, body.conversation_id, owner, console_url)
+    response = event_stream(chat_events(run))
+    guest.remember(request, response)
+    return response
 
 
 @web_app_router.post("/messages/{message_id}/stop")
-async def stop_web_app_message(message_id: str, agent: WebAppAgent, runs: RunsDep, db: DbDep) -> ChatMessage:
+async def stop_web_app_message(
+    message_id: str, agent: WebAppAgent, runs: RunsDep, db: DbDep, owner: KnownVisitor
+) -> ChatMessage:
     """Stop a reply that is still streaming: the runtime run is cancelled and the reply is kept
     with what was streamed so far, status `cancelled`. Returns the stored reply (also when it had
-    already ended on its own)."""
-    return await stop_reply(runs, db, agent.id, "web_app", message_id)
+    already ended on its own). Only the visitor whose conversation it is may stop it."""
+    return await stop_reply(runs, db, agent.id, "web_app", message_id, owner)
 
 
 @web_app_router.get("/conversations/{conversation_id}/messages")
-def list_web_app_messages(conversation_id: str, agent: WebAppAgent, db: DbDep) -> ChatMessageList:
-    """A web app conversation's stored messages, oldest first (the page restores itself from it)."""
-    return ChatMessageList(data=conversations.list_messages(db, agent.id, "web_app", conversation_id))
+def list_web_app_messages(
+    conversation_id: str, agent: WebAppAgent, db: DbDep, owner: KnownVisitor
+) -> ChatMessageList:
+    """A web app conversation's stored messages, oldest first (the page restores itself from it).
+    404 unless the visitor cookie is the one that started it."""
+    return ChatMessageList(data=conversations.list_messages(db, agent.id, "web_app", conversation_id, owner))
 
 
 _app_key_scheme = HTTPBearer(
@@ -94,20 +123,34 @@ _app_key_scheme = HTTPBearer(
 )
 
 
-def service_agent(
+@dataclass(frozen=True)
+class ServiceCaller:
+    key_id: str
+    agent: agents.PublishedAgent
+
+
+def service_caller(
     db: DbDep, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_app_key_scheme)]
-) -> agents.PublishedAgent:
-    """The published agent the API key belongs to; its service API switch must be on."""
-    agent_id = api_keys.authenticate(db, credentials.credentials) if credentials else None
-    if agent_id is None:
+) -> ServiceCaller:
+    """The API key and the published agent it belongs to; its service API switch must be on."""
+    key = api_keys.authenticate(db, credentials.credentials) if credentials else None
+    if key is None:
         raise ApiError(401, "invalid_api_key", "Missing, unknown or revoked API key.")
-    agent = agents.find_published(db, agent_id=agent_id)
+    agent = agents.find_published(db, agent_id=key.agent_id)
     if agent is None or not agent.service_api_enabled:
         raise ApiError(403, "service_api_disabled", "The service API of this agent is disabled.")
-    return agent
+    return ServiceCaller(key.id, agent)
+
+
+Caller = Annotated[ServiceCaller, Depends(service_caller)]
+
+
+def service_agent(caller: Caller) -> agents.PublishedAgent:
+    return caller.agent
 
 
 ServiceAgent = Annotated[agents.PublishedAgent, Depends(service_agent)]
+EndUser = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 service_api_router = APIRouter(prefix="/v1", tags=["service-api"], responses=errors(401, 403, 422))
 
@@ -137,7 +180,7 @@ def get_app_parameters(agent: ServiceAgent) -> AppParameters:
     },
 )
 async def send_chat_message(
-    body: ChatMessageRequest, agent: ServiceAgent, runs: RunsDep, console_url: ConsoleUrlDep
+    body: ChatMessageRequest, caller: Caller, runs: RunsDep, console_url: ConsoleUrlDep
 ) -> ChatMessageResponse | StreamingResponse:
     """Ask the agent, in a new conversation or (with `conversation_id`) a stored one.
 
@@ -151,8 +194,10 @@ async def send_chat_message(
     `{code, message}`. Closing the stream early cancels the run.
 
     Errors before any answer are JSON: 404 unknown conversation, 409 `model_unavailable`,
-    503 `runtime_unavailable`."""
-    run = await runs.start(agent, "service_api", body.query, body.conversation_id, body.user, console_url)
+    503 `runtime_unavailable`. A conversation belongs to the API key and `user` that started it:
+    continuing it with another key or user is a 404."""
+    owner = Owner(caller.key_id, body.user)
+    run = await runs.start(caller.agent, "service_api", body.query, body.conversation_id, owner, console_url)
     if body.response_mode == "streaming":
         return event_stream(_service_api_events(run))
     end = await run.end()
@@ -202,6 +247,14 @@ def _run_error(end: RunEnd) -> ErrorResponse:
 
 
 @service_api_router.get("/conversations/{conversation_id}/messages", responses=errors(404))
-def list_conversation_messages(conversation_id: str, agent: ServiceAgent, db: DbDep) -> ChatMessageList:
-    """A service API conversation's stored messages, oldest first."""
-    return ChatMessageList(data=conversations.list_messages(db, agent.id, "service_api", conversation_id))
+def list_conversation_messages(
+    conversation_id: str,
+    caller: Caller,
+    db: DbDep,
+    user: Annotated[EndUser, Query(description="The `user` the conversation was started with")],
+) -> ChatMessageList:
+    """A service API conversation's stored messages, oldest first: 404 unless this API key and
+    `user` started it."""
+    owner = Owner(caller.key_id, user)
+    messages = conversations.list_messages(db, caller.agent.id, "service_api", conversation_id, owner)
+    return ChatMessageList(data=messages)

@@ -28,7 +28,7 @@ from agent_builder.console.schemas.chat import (
 )
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.services import conversations
-from agent_builder.console.services.conversations import Source
+from agent_builder.console.services.conversations import Owner, Source
 
 
 def event_stream(events: AsyncIterator[bytes]) -> StreamingResponse:
@@ -93,17 +93,23 @@ def _chat_event(item: RunUpdate | RunEnd) -> WebAppStreamEvent:
 
 
 async def stop_reply(
-    runs: ChatRuns, db: Database, agent_id: str, source: Source, message_id: str
+    runs: ChatRuns, db: Database, agent_id: str, source: Source, message_id: str, owner: Owner
 ) -> ChatMessage:
     """Stop a reply of this agent and surface that is still streaming; the stored reply either
-    way (also when it had already ended on its own). 404 for anyone else's message."""
+    way (also when it had already ended on its own). 404 for anyone else's message, including one
+    in a conversation `owner` did not start."""
     run = runs.active(message_id)
-    if run is not None and run.agent_id == agent_id and run.source == source:
+    if (
+        run is not None
+        and run.agent_id == agent_id
+        and run.source == source
+        and await run_in_threadpool(conversations.is_owner, db, agent_id, source, run.conversation_id, owner)
+    ):
         end = await runs.stop(run)
         if isinstance(end, ErrorResponse):
             raise ApiError(500, end.code, end.message)
         return end
-    message = await run_in_threadpool(conversations.find_message, db, agent_id, source, message_id)
+    message = await run_in_threadpool(conversations.find_message, db, agent_id, source, message_id, owner)
     if message is None or message.role != "assistant":
         raise not_found("Message")
     return message

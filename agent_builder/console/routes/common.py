@@ -45,6 +45,7 @@ _DESCRIPTIONS = {
     413: "Too large",
     415: "Unsupported file type",
     422: "Body or query failed validation",
+    429: "Too many failed attempts: wait for Retry-After seconds",
     502: "The agent run failed (model provider or runtime)",
     503: "A dependency (the agent runtime, or the sandbox) is unavailable",
 }

@@ -25,6 +25,7 @@ from agent_builder.console.schemas.chat import (
     WebAppStreamEvent,
 )
 from agent_builder.console.services import agents, conversations
+from agent_builder.console.services.conversations import NOBODY
 
 router = APIRouter(
     prefix="/console/api/agents/{agent_id}/preview",
@@ -50,14 +51,15 @@ async def send_preview_message(
     stream starts are JSON: 404 unknown agent or conversation, 409 `model_unavailable`, 503
     `runtime_unavailable`."""
     draft = await run_in_threadpool(agents.find_draft, db, agent_id)
-    run = await runs.start(draft, "preview", body.query, body.conversation_id, None, console_url)
+    # The console has one administrator, so preview conversations need no owner of their own.
+    run = await runs.start(draft, "preview", body.query, body.conversation_id, NOBODY, console_url)
     return event_stream(chat_events(run))
 
 
 @router.post("/messages/{message_id}/stop")
 async def stop_preview_message(agent_id: str, message_id: str, runs: RunsDep, db: DbDep) -> ChatMessage:
     """Stop a preview reply that is still streaming; returns the stored reply."""
-    return await stop_reply(runs, db, agent_id, "preview", message_id)
+    return await stop_reply(runs, db, agent_id, "preview", message_id, NOBODY)
 
 
 @router.get("/conversations/{conversation_id}/messages")

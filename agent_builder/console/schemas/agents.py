@@ -48,7 +48,9 @@ def _unique(values: list[Any], what: str) -> None:
 
 
 class KnowledgeSettings(RequestModel):
-    dataset_ids: Annotated[list[ResourceId], Field(max_length=50)] = []
+    dataset_ids: Annotated[
+        list[ResourceId], Field(max_length=50, json_schema_extra={"uniqueItems": True})
+    ] = []
     top_k: TopK = DEFAULT_TOP_K
     score_threshold: ScoreThreshold | None = None
 

@@ -1,12 +1,21 @@
 """What every schema module builds on: the request and response bases and the field types
-several resources share. Request models forbid unknown fields: a typo must fail loudly, not be
-dropped. Not here: any one resource's bodies."""
+several resources share. Request models forbid unknown fields (a typo must fail loudly, not be
+dropped) and take JSON types as they are. Not here: any one resource's bodies."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 
 from agent_builder.settings import http_url
 
@@ -23,16 +32,28 @@ def _contains_surrogate(value: Any) -> bool:
     return False
 
 
+def _integral_numbers(value: Any) -> Any:
+    """`56.0` as `56`: for JSON (and JSON Schema's `integer`) they are the same number."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral_numbers(item) for item in value]
+    return value
+
+
 class RequestModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # strict: `0` is not `false` and `false` is not `0`, as /openapi.json's types say.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
     @model_validator(mode="before")
     @classmethod
-    def _reject_unpaired_surrogates(cls, data: Any) -> Any:
+    def _json_values(cls, data: Any) -> Any:
         # JSON may escape lone surrogates ("\ud800"); they cannot be stored or sent back as UTF-8.
         if _contains_surrogate(data):
             raise ValueError("Text contains an invalid Unicode character (unpaired surrogate).")
-        return data
+        return _integral_numbers(data)
 
 
 class ResponseModel(BaseModel):
@@ -43,15 +64,39 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Description = Annotated[str, StringConstraints(max_length=1000)]
 
 
-HttpUrl = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000), AfterValidator(http_url)]
+def _pattern_message(message: str) -> WrapValidator:
+    """Say `message` instead of pydantic's "String should match pattern '...'"."""
+
+    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError as error:
+            if any(detail["type"] == "string_pattern_mismatch" for detail in error.errors()):
+                raise ValueError(message) from None
+            raise
+
+    return WrapValidator(validate)
 
 
-def _header_safe(value: str) -> str:
-    # Keys travel in HTTP headers: only visible ASCII survives that intact.
-    if not all("!" <= char <= "~" for char in value):
-        raise ValueError("Must contain only visible ASCII characters (no spaces).")
-    return value
+# The URLs the console calls (providers, tools): http(s), an optional `user:password@`, a host
+# name or IPv4 address, an optional port, path and query; no spaces, no fragment. The pattern is
+# the rule (so /openapi.json states it exactly); http_url then drops a trailing slash.
+_URL_CHARS = r"A-Za-z0-9._~%!$&'()*+,;="
+HTTP_URL_PATTERN = (
+    rf"^https?://(?:[{_URL_CHARS}-]+(?::[{_URL_CHARS}-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{{1,5}})?"
+    rf"(?:/[{_URL_CHARS}:@/-]*)?(?:\?[{_URL_CHARS}:@/?-]*)?$"
+)
+HttpUrl = Annotated[
+    str,
+    StringConstraints(max_length=2000, pattern=HTTP_URL_PATTERN),
+    _pattern_message("Must be an http(s):// URL with a host, without spaces or a #fragment."),
+    AfterValidator(http_url),
+]
 
-
-Secret = Annotated[str, StringConstraints(min_length=1, max_length=2000), AfterValidator(_header_safe)]
+# Keys travel in HTTP headers: only visible ASCII survives that intact (no spaces).
+Secret = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=2000, pattern=r"^[!-~]+$"),
+    _pattern_message("Must contain only visible ASCII characters (no spaces)."),
+]
 ResourceId = Annotated[str, StringConstraints(min_length=1, max_length=64)]

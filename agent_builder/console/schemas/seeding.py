@@ -19,7 +19,8 @@ def _as_utc(value: datetime) -> datetime:
         raise ValueError("Date is out of range.") from None
 
 
-UtcDatetime = Annotated[datetime, AfterValidator(_as_utc)]
+# Lax: a datetime arrives as ISO 8601 text in JSON (request bodies are strict otherwise).
+UtcDatetime = Annotated[datetime, Field(strict=False), AfterValidator(_as_utc)]
 
 
 class SeedMessage(RequestModel):

@@ -189,7 +189,7 @@ def publish(db: Database, agent_id: str, note: str = "") -> PublishResult:
         reasons = _publish_problems(conn, config)
         if reasons:
             raise ApiError(
-                422, "draft_invalid", "The draft cannot be published: " + " ".join(reasons), reasons=reasons
+                409, "draft_invalid", "The draft cannot be published: " + " ".join(reasons), reasons=reasons
             )
         return insert_version(conn, agent_id, config, note)
 

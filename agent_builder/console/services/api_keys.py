@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import not_found
@@ -56,8 +57,14 @@ def revoke_key(db: Database, agent_id: str, key_id: str) -> None:
             raise not_found("API key")
 
 
-def authenticate(db: Database, secret: str) -> str | None:
-    """The agent id this key belongs to (recording the use), or None for an unknown key."""
+@dataclass(frozen=True)
+class AppKey:
+    id: str
+    agent_id: str
+
+
+def authenticate(db: Database, secret: str) -> AppKey | None:
+    """The key (and the agent it belongs to), recording the use; None for an unknown key."""
     with db.write() as conn:
         row = conn.execute(
             "SELECT id, agent_id FROM api_keys WHERE secret_hash = ?", (_hash(secret),)
@@ -65,4 +72,4 @@ def authenticate(db: Database, secret: str) -> str | None:
         if row is None:
             return None
         conn.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (utc_now(), row["id"]))
-    return row["agent_id"]
+    return AppKey(row["id"], row["agent_id"])

@@ -4,12 +4,13 @@ when the run ends) and by the test seeding router (backdated conversations)."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import TypeAdapter
 
 from agent_builder.console.db import Database, new_id, to_model, to_timestamp
-from agent_builder.console.errors import not_found
+from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.chat import ChatMessage, ToolCallRecord, Usage
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.schemas.seeding import SeedConversationRequest
@@ -18,6 +19,19 @@ from agent_builder.console.services.agents import check_agent
 # Each surface sees only its own conversations: a web app visitor cannot read service API chats,
 # and the configure page's preview chats (with the draft) appear on neither public surface.
 Source = Literal["web_app", "service_api", "preview"]
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who may see a conversation: a web app visitor (`key` is their token's hash), or a service
+    API key (`key` is its id) with the client's `user`. The default, nobody, matches only
+    conversations without an owner (those of the test seeding router)."""
+
+    key: str | None = None
+    end_user: str | None = None
+
+
+NOBODY = Owner()
 
 _TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 
@@ -48,21 +62,35 @@ def create_conversation(db: Database, body: SeedConversationRequest) -> str:
 
 
 def _check_conversation(
-    conn: sqlite3.Connection, agent_id: str, source: Source, conversation_id: str
+    conn: sqlite3.Connection, agent_id: str, source: Source, conversation_id: str, owner: Owner
 ) -> None:
+    """404 unless the conversation is the agent's, on this surface, and `owner`'s: a client that
+    knows only its id learns nothing, not even that it exists."""
     row = conn.execute(
-        "SELECT 1 FROM conversations WHERE id = ? AND agent_id = ? AND source = ?",
-        (conversation_id, agent_id, source),
+        "SELECT 1 FROM conversations WHERE id = ? AND agent_id = ? AND source = ? "
+        "AND owner IS ? AND end_user IS ?",
+        (conversation_id, agent_id, source, owner.key, owner.end_user),
     ).fetchone()
     if row is None:
         raise not_found("Conversation")
 
 
-def history(db: Database, agent_id: str, source: Source, conversation_id: str) -> list[tuple[str, str]]:
+def is_owner(db: Database, agent_id: str, source: Source, conversation_id: str, owner: Owner) -> bool:
+    with db.read() as conn:
+        try:
+            _check_conversation(conn, agent_id, source, conversation_id, owner)
+        except ApiError:
+            return False
+    return True
+
+
+def history(
+    db: Database, agent_id: str, source: Source, conversation_id: str, owner: Owner = NOBODY
+) -> list[tuple[str, str]]:
     """(role, content) of the conversation's completed messages, oldest first: what the model is
     shown of the conversation so far. Failed and stopped replies are left out."""
     with db.read() as conn:
-        _check_conversation(conn, agent_id, source, conversation_id)
+        _check_conversation(conn, agent_id, source, conversation_id, owner)
         rows = conn.execute(
             "SELECT role, content FROM messages WHERE conversation_id = ? AND status = 'completed' "
             "ORDER BY position",
@@ -72,14 +100,22 @@ def history(db: Database, agent_id: str, source: Source, conversation_id: str) -
 
 
 def start_turn(
-    db: Database, question: ChatMessage, agent_id: str, source: Source, user: str | None, new: bool
+    db: Database, question: ChatMessage, agent_id: str, source: Source, owner: Owner, new: bool
 ) -> None:
-    """Store the user's question, first creating its conversation when `new`."""
+    """Store the user's question, first creating its conversation (for `owner`) when `new`."""
     with db.write() as conn:
         if new:
             conn.execute(
-                "INSERT INTO conversations (id, agent_id, created_at, source, end_user) VALUES (?, ?, ?, ?, ?)",
-                (question.conversation_id, agent_id, to_timestamp(question.created_at), source, user),
+                "INSERT INTO conversations (id, agent_id, created_at, source, end_user, owner) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    question.conversation_id,
+                    agent_id,
+                    to_timestamp(question.created_at),
+                    source,
+                    owner.end_user,
+                    owner.key,
+                ),
             )
         _append(conn, question)
 
@@ -113,21 +149,25 @@ def _append(conn: sqlite3.Connection, message: ChatMessage) -> None:
     )
 
 
-def list_messages(db: Database, agent_id: str, source: Source, conversation_id: str) -> list[ChatMessage]:
+def list_messages(
+    db: Database, agent_id: str, source: Source, conversation_id: str, owner: Owner = NOBODY
+) -> list[ChatMessage]:
     with db.read() as conn:
-        _check_conversation(conn, agent_id, source, conversation_id)
+        _check_conversation(conn, agent_id, source, conversation_id, owner)
         rows = conn.execute(
             "SELECT * FROM messages WHERE conversation_id = ? ORDER BY position", (conversation_id,)
         ).fetchall()
     return [_message(row) for row in rows]
 
 
-def find_message(db: Database, agent_id: str, source: Source, message_id: str) -> ChatMessage | None:
+def find_message(
+    db: Database, agent_id: str, source: Source, message_id: str, owner: Owner = NOBODY
+) -> ChatMessage | None:
     with db.read() as conn:
         row = conn.execute(
             "SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-            "WHERE m.id = ? AND c.agent_id = ? AND c.source = ?",
-            (message_id, agent_id, source),
+            "WHERE m.id = ? AND c.agent_id = ? AND c.source = ? AND c.owner IS ? AND c.end_user IS ?",
+            (message_id, agent_id, source, owner.key, owner.end_user),
         ).fetchone()
     return None if row is None else _message(row)
 

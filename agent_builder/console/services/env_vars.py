@@ -1,8 +1,8 @@
 """An agent's environment variables: add, edit, delete, import a `.env` file, and what a run gets.
 
 Variables belong to the agent, not to its draft or versions (like its files): a change applies
-to the next run of the published agent too. Values are stored through `_stored`/`_revealed`
-only, so encryption at rest can wrap those two functions and nothing else.
+to the next run of the published agent too. Every value is stored sealed (crypto.py), secret or
+not: one rule, and the column is in crypto.SECRET_COLUMNS so key rotation covers it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from agent_builder.console.crypto import seal, unseal
 from agent_builder.console.db import Database, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.env_vars import (
@@ -30,16 +31,8 @@ MAX_ENV_FILE_BYTES = 64 << 10
 _REFERENCE = re.compile(r"\{\{\s*env\.([A-Z_][A-Z0-9_]*)\s*\}\}")
 
 
-def _stored(value: str) -> str:
-    return value
-
-
-def _revealed(stored: str) -> str:
-    return stored
-
-
-def _env_var(row: sqlite3.Row) -> EnvVar:
-    value = _revealed(row["value"])
+def _env_var(db: Database, row: sqlite3.Row) -> EnvVar:
+    value = unseal(db, row["value"])
     if row["secret"]:
         return to_model(EnvVar, row, secret=True, value=None, masked=mask_secret(value))
     return to_model(EnvVar, row, secret=False, value=value, masked=None)
@@ -66,7 +59,7 @@ def list_env_vars(db: Database, agent_id: str) -> list[EnvVar]:
     with db.read() as conn:
         check_agent(conn, agent_id)
         rows = conn.execute("SELECT * FROM agent_env_vars WHERE agent_id = ? ORDER BY name", (agent_id,))
-        return [_env_var(row) for row in rows.fetchall()]
+        return [_env_var(db, row) for row in rows.fetchall()]
 
 
 def create_env_var(db: Database, agent_id: str, body: EnvVarCreate) -> EnvVar:
@@ -84,9 +77,9 @@ def create_env_var(db: Database, agent_id: str, body: EnvVarCreate) -> EnvVar:
         conn.execute(
             "INSERT INTO agent_env_vars (agent_id, name, value, secret, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (agent_id, body.name, _stored(body.value), int(body.secret), now, now),
+            (agent_id, body.name, seal(db, body.value), int(body.secret), now, now),
         )
-        return _env_var(_row(conn, agent_id, body.name))
+        return _env_var(db, _row(conn, agent_id, body.name))
 
 
 def update_env_var(db: Database, agent_id: str, name: str, body: EnvVarUpdate) -> EnvVar:
@@ -97,12 +90,12 @@ def update_env_var(db: Database, agent_id: str, name: str, body: EnvVarUpdate) -
         if row["secret"] and not secret and body.value is None:
             # Turning a secret into a plain variable would show a value nobody may read.
             raise ApiError(422, "value_required", "Enter a new value to make a secret variable a plain one.")
-        value = row["value"] if body.value is None else _stored(body.value)
+        value = row["value"] if body.value is None else seal(db, body.value)
         conn.execute(
             "UPDATE agent_env_vars SET value = ?, secret = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
             (value, int(secret), utc_now(), agent_id, name),
         )
-        return _env_var(_row(conn, agent_id, name))
+        return _env_var(db, _row(conn, agent_id, name))
 
 
 def delete_env_var(db: Database, agent_id: str, name: str) -> None:
@@ -142,7 +135,7 @@ def import_env_file(db: Database, agent_id: str, data: bytes) -> EnvImportResult
             "INSERT INTO agent_env_vars (agent_id, name, value, secret, created_at, updated_at) "
             "VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (agent_id, name) "
             "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            [(agent_id, name, _stored(value), now, now) for name, value in parsed.values.items()],
+            [(agent_id, name, seal(db, value), now, now) for name, value in parsed.values.items()],
         )
     return EnvImportResult(
         added=added,
@@ -175,7 +168,7 @@ def run_variables(db: Database, agent_id: str) -> RunVariables:
         rows = conn.execute(
             "SELECT name, value, secret FROM agent_env_vars WHERE agent_id = ? ORDER BY name", (agent_id,)
         ).fetchall()
-    values = {row["name"]: _revealed(row["value"]) for row in rows}
+    values = {row["name"]: unseal(db, row["value"]) for row in rows}
     return RunVariables(
         all=values, sandbox={row["name"]: values[row["name"]] for row in rows if not row["secret"]}
     )

@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
+from agent_builder.console.crypto import seal, unseal
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.model_providers import Model, Provider, ProviderCreate, ProviderUpdate
 from agent_builder.console.services.masking import mask_secret
+from agent_builder.redaction import mask_url, scrub
 
 VALIDATION_TIMEOUT_SECONDS = 10.0
 # Model ids containing these are embeddings, audio, images or moderation, not chat models.
@@ -27,7 +30,22 @@ class ProbeResult:
 
 
 def probe(base_url: str, api_key: str) -> ProbeResult:
-    """List the provider's chat models, or say in one line why that failed."""
+    """List the provider's chat models, or say in one line why that failed (without the key, or
+    anything else credential-like the provider or the URL put in it)."""
+    result = _probe(base_url, api_key)
+    if result.error is None:
+        return result
+    return ProbeResult(scrub(result.error, [api_key, *_url_credentials(base_url)]))
+
+
+def _url_credentials(base_url: str) -> list[str]:
+    """The password and query values inside a base URL: a provider may quote them back."""
+    parts = urlsplit(base_url)
+    values = [parts.password, *(value for _, value in parse_qsl(parts.query))]
+    return [value for value in values if value]
+
+
+def _probe(base_url: str, api_key: str) -> ProbeResult:
     try:
         response = httpx.get(
             f"{base_url}/models",
@@ -81,12 +99,17 @@ _MODEL_SELECT = (
 )
 
 
-def _provider(conn: sqlite3.Connection, row: sqlite3.Row) -> Provider:
+def _provider(db: Database, conn: sqlite3.Connection, row: sqlite3.Row) -> Provider:
     models = conn.execute(f"{_MODEL_SELECT} WHERE m.provider_id = ? ORDER BY m.name", (row["id"],)).fetchall()
+    api_key = unseal(db, row["api_key"])
+    error = row["error"]
     return to_model(
         Provider,
         row,
-        api_key_masked=mask_secret(row["api_key"]),
+        base_url=mask_url(row["base_url"]),
+        api_key_masked=mask_secret(api_key),
+        # Also for errors stored by an older console, which kept the provider's words verbatim.
+        error=None if error is None else scrub(error, [api_key, *_url_credentials(row["base_url"])]),
         models=[to_model(Model, model) for model in models],
     )
 
@@ -94,12 +117,12 @@ def _provider(conn: sqlite3.Connection, row: sqlite3.Row) -> Provider:
 def list_providers(db: Database) -> list[Provider]:
     with db.read() as conn:
         rows = conn.execute("SELECT * FROM providers ORDER BY created_at, id").fetchall()
-        return [_provider(conn, row) for row in rows]
+        return [_provider(db, conn, row) for row in rows]
 
 
 def get_provider(db: Database, provider_id: str) -> Provider:
     with db.read() as conn:
-        return _provider(conn, _provider_row(conn, provider_id))
+        return _provider(db, conn, _provider_row(conn, provider_id))
 
 
 def _provider_row(conn: sqlite3.Connection, provider_id: str) -> sqlite3.Row:
@@ -151,7 +174,7 @@ def create_provider(db: Database, body: ProviderCreate) -> Provider:
             conn.execute(
                 "INSERT INTO providers (id, name, base_url, api_key, status, created_at) "
                 "VALUES (?, ?, ?, ?, 'invalid', ?)",
-                (provider_id, body.name, body.base_url, body.api_key, utc_now()),
+                (provider_id, body.name, body.base_url, seal(db, body.api_key), utc_now()),
             )
             _apply_probe(conn, provider_id, result)
     except sqlite3.IntegrityError:
@@ -163,8 +186,10 @@ def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Pro
     with db.read() as conn:
         row = _provider_row(conn, provider_id)
     name = body.name or row["name"]
-    base_url = body.base_url or row["base_url"]
-    api_key = body.api_key or row["api_key"]
+    # The masked URL the console showed, sent back unchanged, means "keep the stored one".
+    masked = body.base_url is None or body.base_url == mask_url(row["base_url"])
+    base_url = row["base_url"] if masked else body.base_url
+    api_key = body.api_key or unseal(db, row["api_key"])
     if name != row["name"]:
         _check_name_free(db, name, except_id=provider_id)
     result = probe(base_url, api_key)
@@ -173,7 +198,7 @@ def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Pro
             _provider_row(conn, provider_id)
             conn.execute(
                 "UPDATE providers SET name = ?, base_url = ?, api_key = ? WHERE id = ?",
-                (name, base_url, api_key, provider_id),
+                (name, base_url, seal(db, api_key), provider_id),
             )
             _apply_probe(conn, provider_id, result)
     except sqlite3.IntegrityError:
@@ -184,7 +209,7 @@ def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Pro
 def revalidate_provider(db: Database, provider_id: str) -> Provider:
     with db.read() as conn:
         row = _provider_row(conn, provider_id)
-    result = probe(row["base_url"], row["api_key"])
+    result = probe(row["base_url"], unseal(db, row["api_key"]))
     with db.write() as conn:
         _provider_row(conn, provider_id)
         _apply_probe(conn, provider_id, result)
@@ -237,4 +262,4 @@ def model_endpoint(db: Database, provider_id: str, name: str) -> ModelEndpoint |
             "WHERE m.provider_id = ? AND m.name = ? AND m.active = 1",
             (provider_id, name),
         ).fetchone()
-    return None if row is None else ModelEndpoint(row["base_url"], row["api_key"], name)
+    return None if row is None else ModelEndpoint(row["base_url"], unseal(db, row["api_key"]), name)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from agent_builder.console.crypto import seal, unseal
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.tools import Tool, ToolCredential, ToolCredentialCreate, ToolName
 from agent_builder.console.services.masking import mask_secret
+from agent_builder.redaction import mask_url
 
 
 @dataclass(frozen=True)
@@ -50,14 +52,20 @@ def list_tools(db: Database) -> list[Tool]:
     ]
 
 
-def _credential(row: sqlite3.Row) -> ToolCredential:
-    return to_model(ToolCredential, row, secret_masked=mask_secret(row["secret"]))
+def _credential(db: Database, row: sqlite3.Row) -> ToolCredential:
+    base_url = row["base_url"]
+    return to_model(
+        ToolCredential,
+        row,
+        base_url=None if base_url is None else mask_url(base_url),
+        secret_masked=mask_secret(unseal(db, row["secret"])),
+    )
 
 
 def list_credentials(db: Database) -> list[ToolCredential]:
     with db.read() as conn:
         rows = conn.execute("SELECT * FROM tool_credentials ORDER BY created_at, id").fetchall()
-    return [_credential(row) for row in rows]
+    return [_credential(db, row) for row in rows]
 
 
 def create_credential(db: Database, body: ToolCredentialCreate) -> ToolCredential:
@@ -71,10 +79,10 @@ def create_credential(db: Database, body: ToolCredentialCreate) -> ToolCredentia
         conn.execute(
             "INSERT INTO tool_credentials (id, tool, name, base_url, secret, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (credential_id, tool.name, body.name, body.base_url, body.secret, utc_now()),
+            (credential_id, tool.name, body.name, body.base_url, seal(db, body.secret), utc_now()),
         )
         return _credential(
-            conn.execute("SELECT * FROM tool_credentials WHERE id = ?", (credential_id,)).fetchone()
+            db, conn.execute("SELECT * FROM tool_credentials WHERE id = ?", (credential_id,)).fetchone()
         )
 
 
@@ -97,4 +105,4 @@ def web_search_endpoint(db: Database) -> WebSearchEndpoint | None:
             "SELECT base_url, secret FROM tool_credentials WHERE tool = 'web_search' AND base_url IS NOT NULL "
             "ORDER BY created_at DESC, id DESC LIMIT 1"
         ).fetchone()
-    return None if row is None else WebSearchEndpoint(row["base_url"], row["secret"])
+    return None if row is None else WebSearchEndpoint(row["base_url"], unseal(db, row["secret"]))

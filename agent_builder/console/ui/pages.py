@@ -16,17 +16,12 @@ from agent_builder.console.auth import signed_in_email
 from agent_builder.console.errors import ApiError
 from agent_builder.console.public import load_web_app
 from agent_builder.console.routes.common import OriginDep
+from agent_builder.console.security.redirects import safe_next
 from agent_builder.console.services.system_models import speech_to_text_enabled
+from agent_builder.console.visitors import visitor
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site paths: `//host` or `/\\host` would send the user to another origin."""
-    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
-        return target
-    return "/agents"
 
 
 def _console_page(request: Request, template: str, section: str, **context) -> Response:
@@ -45,7 +40,7 @@ def home() -> RedirectResponse:
 @router.get("/login", response_class=HTMLResponse)
 def login(request: Request, next_path: Annotated[str | None, Query(alias="next")] = None) -> Response:
     if signed_in_email(request) is not None:
-        return RedirectResponse(_safe_next(next_path), status_code=303)
+        return RedirectResponse(safe_next(next_path), status_code=303)
     return templates.TemplateResponse(request, "login.html", {"email": None})
 
 
@@ -122,4 +117,6 @@ def web_app(request: Request, site_token: str) -> Response:
             {"email": None, "heading": heading, "message": message, "status_code": err.status_code},
             status_code=err.status_code,
         )
-    return templates.TemplateResponse(request, "chat.html", {"email": None, "app": app})
+    response = templates.TemplateResponse(request, "chat.html", {"email": None, "app": app})
+    visitor(request).remember(request, response)  # the visitor's conversations are theirs alone
+    return response

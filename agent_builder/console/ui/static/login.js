@@ -1,13 +1,13 @@
 import { api } from './api.js';
 import { byId, pageLoaded, showAlert } from './dom.js';
+import { safeNext } from './safe_next.js';
 
 const form = byId('login-form');
 const errorEl = byId('login-error');
 
-// Only same-site paths, so a crafted link can't bounce the user to another origin.
+// Only paths of the console, so a crafted link can't bounce the user to another site.
 function nextPath() {
-  const next = new URLSearchParams(location.search).get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/agents';
+  return safeNext(new URLSearchParams(location.search).get('next'));
 }
 
 form.addEventListener('submit', async (event) => {
