@@ -23,6 +23,12 @@ def _sign_in(world: World, email: str, password: str) -> None:
     SignInPage(world.page).sign_in(email, password)
 
 
+@when('I open a sign-in link that sends me on to "{target}"')
+def step_open_sign_in_link(context: Context, target: str) -> None:
+    # `target` goes into the query as written: "%09" is a tab once the page reads it.
+    context.world.open(f"{SignInPage.PATH}?next={target}")
+
+
 @when("I sign in with the admin credentials")
 def step_sign_in(context: Context) -> None:
     """Sign in on the sign-in page with E2E_ADMIN_EMAIL and E2E_ADMIN_PASSWORD."""

@@ -7,6 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.model_providers import add_provider, track_provider_by_name
+from support.fake_provider import KeyQuotingProvider
 from support.ui.model_providers import ModelProvidersPage
 from support.world import World
 
@@ -38,6 +39,24 @@ def step_add_provider(context: Context, label: str, base_url: str, api_key: str)
     ModelProvidersPage(world.page).add(name, base_url, api_key)
 
 
+@given("a model provider that refuses every key and quotes it back")
+def step_key_quoting_provider(context: Context) -> None:
+    world: World = context.world
+    provider = KeyQuotingProvider()
+    world.register_cleanup(provider.stop, "the key-quoting model provider")
+    world.agent_builder.settings.fake_provider_url = provider.url
+
+
+@when('I add a provider named "{label}" at that provider with API key "{api_key}"')
+def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
+    world: World = context.world
+    url = world.agent_builder.settings.fake_provider_url
+    assert url is not None, "start the provider first: 'a model provider that refuses every key ...'"
+    name = _provider_name(world, label)
+    track_provider_by_name(world, name)
+    ModelProvidersPage(world.page).add(name, url, api_key)
+
+
 @then('the provider "{label}" shows the status "{status}"')
 def step_provider_status(context: Context, label: str, status: str) -> None:
     """The provider's row shows the status."""
@@ -50,6 +69,12 @@ def step_provider_error(context: Context, label: str) -> None:
     """The provider's row shows its validation error."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_have_text(re.compile(r"\S"))
+
+
+@then('the provider "{label}" shows the error "{text}"')
+def step_provider_error_text(context: Context, label: str, text: str) -> None:
+    world: World = context.world
+    expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_contain_text(text)
 
 
 @then('I see the provider form error "{text}"')

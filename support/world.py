@@ -69,6 +69,7 @@ class SettingsState:
 
     provider_names: dict[str, str] = field(default_factory=dict)
     credential_names: dict[str, str] = field(default_factory=dict)
+    fake_provider_url: str | None = None  # a provider the scenario started (support/fake_provider.py)
 
 
 @dataclass(slots=True)

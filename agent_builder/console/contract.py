@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
-from starlette.routing import Match, Route
+from fastapi.routing import iter_route_contexts
+from starlette.routing import compile_path
 
 from agent_builder.console.schemas.errors import ErrorResponse
 
@@ -30,10 +31,10 @@ _CROSS_ORIGIN = "Refused `cross_origin_request`: a change sent with a cookie fro
 def allowed_methods(request: Request) -> str:
     """The methods of every route whose path matches the request's, for `Allow`."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        if isinstance(route, Route) and route.methods:
-            match, _ = route.matches(request.scope)
-            if match is not Match.NONE:
+    for route in iter_route_contexts(request.app.routes):  # included routers' routes too
+        if route.path_format and route.methods:
+            pattern, _, _ = compile_path(route.path_format)
+            if pattern.match(request.scope["path"]):
                 methods |= route.methods
     return ", ".join(sorted(methods))
 

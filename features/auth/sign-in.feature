@@ -28,3 +28,8 @@ Feature: Sign in and sign out
     Then I see the sign-in page
     When I sign in with the admin credentials
     Then I see the agent's configure page
+
+  Scenario: A sign-in link whose next page is another site lands on the console
+    When I open a sign-in link that sends me on to "/%09/evil.example/"
+    And I sign in with the admin credentials
+    Then I see the agent roster

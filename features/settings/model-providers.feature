@@ -10,6 +10,14 @@ Feature: Model provider settings
     And the provider "unreachable" shows an error
     And the page never shows the secret "sk-e2e-unreachable-0000"
 
+  Scenario: A provider that answers 401 with the key in its message shows the error without it
+    Given a model provider that refuses every key and quotes it back
+    When I open the model provider settings
+    And I add a provider named "quoting" at that provider with API key "sk-e2e-quoted-key-0000"
+    Then the provider "quoting" shows the status "invalid"
+    And the provider "quoting" shows the error "HTTP 401: Incorrect API key provided: ***"
+    And the page never shows the secret "sk-e2e-quoted-key-0000"
+
   Scenario: A base URL that is not a URL is refused and nothing is saved
     When I open the model provider settings
     And I add a provider named "bad-url" with base URL "not-a-url" and API key "sk-e2e-bad-url-0000"
