@@ -2,7 +2,6 @@
 
 import re
 
-import httpx
 from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import Locator, expect
@@ -153,12 +152,7 @@ def step_tool_shows_no_secret(context: Context, name: str) -> None:
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored conversation through the web app's public API, as the page itself does."""
     world: World = context.world
-    web_app = _web_app(world)
-    site_token, conversation_id = web_app.site_token(), web_app.stored_conversation_id()
-    assert conversation_id, "the web app holds no conversation"
-    response = httpx.get(world.url(f"/chat/{site_token}/api/conversations/{conversation_id}/messages"))
-    response.raise_for_status()
-    reply = ChatMessageList.model_validate(response.json()).data[-1]
+    reply = ChatMessageList.model_validate(_web_app(world).stored_messages()).data[-1]
     assert reply.role == "assistant" and reply.retries == count, f"the last stored reply is {reply!r}"
 
 

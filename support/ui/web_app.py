@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page
 
@@ -94,3 +95,15 @@ class WebAppPage:
         key = f"agent-builder.conversation.{self.site_token()}"
         value = self.page.evaluate("key => localStorage.getItem(key)", key)
         return str(value) if value is not None else None
+
+    def stored_messages(self) -> object:
+        """The stored conversation as the page reads it back: through the web app's API, with this
+        browser's visitor cookie (a conversation is only its visitor's). Returns the JSON body."""
+        conversation_id = self.stored_conversation_id()
+        assert conversation_id, "the web app holds no conversation"
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.page.url))
+        response = self.page.request.get(
+            f"{origin}/chat/{self.site_token()}/api/conversations/{conversation_id}/messages"
+        )
+        assert response.ok, f"the web app did not return its conversation: HTTP {response.status}"
+        return response.json()
