@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from agent_builder.redaction import scrub
 from agent_builder.runtime import json_replace
 from agent_builder.runtime.schemas import RunRequest, ToolName
 
@@ -207,12 +208,14 @@ class Toolbox:
         headers: dict[str, str],
         timeout: float = _SERVICE_TIMEOUT_S,
     ) -> dict[str, Any]:
+        # What the service says goes to the tool card, which web app visitors see: without the
+        # credential this call sent (a service may quote it back) or anything like one.
+        credentials = [value.partition(" ")[2] for value in headers.values()]
         try:
             response = await self._http.post(url, json=body, headers=headers, timeout=timeout)
         except httpx.HTTPError as exc:
-            raise _ToolFailure(
-                f"{tool} failed: cannot reach its service ({str(exc) or type(exc).__name__})."
-            ) from None
+            reason = scrub(str(exc), credentials) or type(exc).__name__
+            raise _ToolFailure(f"{tool} failed: cannot reach its service ({reason}).") from None
         try:
             reply = response.json()
         except ValueError:
@@ -220,7 +223,9 @@ class Toolbox:
         if response.status_code >= 400:
             detail = reply.get("message") if isinstance(reply, dict) else None
             detail = detail or response.text.strip()[:300] or response.reason_phrase
-            raise _ToolFailure(f"{tool} failed: HTTP {response.status_code}: {detail}")
+            raise _ToolFailure(
+                f"{tool} failed: HTTP {response.status_code}: {scrub(str(detail), credentials)}"
+            )
         if not isinstance(reply, dict):
             raise _ToolFailure(f"{tool} failed: its service did not answer with a JSON object.")
         return reply
