@@ -1,4 +1,5 @@
-"""Secrets at rest and in what the console says: provider keys and tool secrets are stored
+"""Secrets at rest and in what the console says: provider keys, tool secrets and agent
+environment variables are stored
 encrypted (the key from AGENT_BUILDER_SECRET_KEY or a 0600 file beside the database, rotatable),
 and no key, URL password or query key appears in a response, a provider error or a log."""
 
@@ -26,6 +27,7 @@ from agent_builder.settings import ConfigError
 from tests.runtime.service_process import agent_builder, service
 
 TOOL_SECRET = "tvly-tool-secret-0123456789"
+ENV_SECRET = "env-secret-value-0123456789"
 
 
 def _add_secrets(client: TestClient, fake_provider: FakeProvider) -> None:
@@ -41,11 +43,17 @@ def _add_secrets(client: TestClient, fake_provider: FakeProvider) -> None:
         "base_url": "http://127.0.0.1:9",
     }
     assert client.post("/console/api/tool-credentials", json=credential).status_code == 201
+    agent = client.post("/console/api/agents", json={"name": "Holder"}).json()
+    variable = {"name": "API_TOKEN", "value": ENV_SECRET, "secret": True}
+    assert client.post(f"/console/api/agents/{agent['id']}/env-vars", json=variable).status_code == 201
 
 
 def _stored(db_path: Path) -> list[str]:
     with sqlite3.connect(db_path) as conn:
-        rows = conn.execute("SELECT api_key FROM providers UNION ALL SELECT secret FROM tool_credentials")
+        rows = conn.execute(
+            "SELECT api_key FROM providers UNION ALL SELECT secret FROM tool_credentials "
+            "UNION ALL SELECT value FROM agent_env_vars"
+        )
         return [row[0] for row in rows]
 
 
@@ -54,14 +62,15 @@ def test_secrets_are_stored_encrypted_with_a_private_key_file(
 ) -> None:
     _add_secrets(client, fake_provider)
     stored = _stored(db_path)
-    assert len(stored) == 2 and all(value.startswith("fernet:") for value in stored)
+    assert len(stored) == 3 and all(value.startswith("fernet:") for value in stored)
     for file in db_path.parent.glob(f"{db_path.name}*"):  # the database, its WAL, the key file
         content = file.read_bytes()
-        assert PROVIDER_KEY.encode() not in content and TOOL_SECRET.encode() not in content, file
+        for secret in (PROVIDER_KEY, TOOL_SECRET, ENV_SECRET):
+            assert secret.encode() not in content, file
     key_file = db_path.with_name(db_path.name + ".secret-key")
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     box = crypto.SecretBox([key_file.read_bytes()], "test")
-    assert sorted(box.open(value) for value in stored) == sorted([PROVIDER_KEY, TOOL_SECRET])
+    assert sorted(box.open(value) for value in stored) == sorted([PROVIDER_KEY, TOOL_SECRET, ENV_SECRET])
 
 
 def test_the_configured_key_is_used_instead_of_a_file(
@@ -75,6 +84,7 @@ def test_the_configured_key_is_used_instead_of_a_file(
     assert {crypto.SecretBox([key.encode()], "test").open(value) for value in _stored(db_path)} == {
         PROVIDER_KEY,
         TOOL_SECRET,
+        ENV_SECRET,
     }
 
 
@@ -119,7 +129,7 @@ def test_rotation_re_encrypts_with_the_newest_key(
     client.app.state.db.close()  # the console is stopped for the rotation
     monkeypatch.setenv("AGENT_BUILDER_SECRET_KEY", f"{new},{old}")
     assert cli.main(["console", "rotate-secrets", "--db", str(db_path)]) == 0
-    assert "re-encrypted 2 stored secrets" in capsys.readouterr().out
+    assert "re-encrypted 3 stored secrets" in capsys.readouterr().out
     rotated = make_client(secret_key=new)  # the old key can go now
     sign_in(rotated)
     assert rotated.get("/console/api/model-providers").json()["data"][0]["api_key_masked"] == "sk-…cdef"
