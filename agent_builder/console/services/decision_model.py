@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.build_assistant import DraftProposal
 from agent_builder.console.services.providers import ModelEndpoint
+from agent_builder.redaction import scrub
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def _post(endpoint: ModelEndpoint, body: dict[str, Any]) -> dict[str, Any]:
     if not response.is_success:
         error = payload.get("error") if isinstance(payload, dict) else None
         detail = error.get("message") if isinstance(error, dict) else response.reason_phrase
-        detail = " ".join(str(detail).split())[:200].replace(endpoint.api_key, "***")
+        detail = scrub(" ".join(str(detail).split())[:200], [endpoint.api_key])
         raise _failed(f"the decision model refused the request (HTTP {response.status_code}: {detail})")
     if not isinstance(payload, dict):
         raise _failed("the decision model did not answer with JSON")

@@ -14,6 +14,7 @@ from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.speech_to_text import Transcription
 from agent_builder.console.services.providers import ModelEndpoint
 from agent_builder.console.services.system_models import speech_to_text_endpoint
+from agent_builder.redaction import scrub
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ def _post(endpoint: ModelEndpoint, audio: bytes, media_type: str) -> httpx.Respo
         raise _failed("the speech-to-text provider cannot be reached") from None
     if response.is_success:
         return response
-    detail = _error_detail(response).replace(endpoint.api_key, "***")
+    detail = scrub(_error_detail(response), [endpoint.api_key])
     logger.warning("transcription: provider answered HTTP %s", response.status_code)
     raise _failed(f"the speech-to-text provider refused the audio (HTTP {response.status_code}: {detail})")
 

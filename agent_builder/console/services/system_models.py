@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from agent_builder.console.crypto import unseal
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentModelRef
@@ -83,7 +84,7 @@ def speech_to_text_endpoint(db: Database) -> ModelEndpoint:
             "speech_to_text_not_configured",
             "Voice input needs a speech-to-text model: choose one under Settings → Model providers → Console models.",
         )
-    return ModelEndpoint(row["base_url"], row["api_key"], ref.name)
+    return ModelEndpoint(row["base_url"], unseal(db, row["api_key"]), ref.name)
 
 
 def speech_to_text_enabled(db: Database) -> bool:
