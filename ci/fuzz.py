@@ -47,7 +47,7 @@ class Allowance:
 # Nothing else is configured away.
 ALLOWANCES = (
     Allowance(
-        operations=("send_web_app_message", "send_chat_message"),
+        operations=("send_web_app_message", "send_chat_message", "send_preview_message"),
         check="not_a_server_error",
         statuses=("2xx", "3xx", "4xx", "503"),
         reason="No agent runtime runs beside the fuzzed console: chat answers 503 runtime_unavailable, "

@@ -43,6 +43,7 @@ from agent_builder.console.routes import (
 )
 from agent_builder.console.services.agent_files import CONTENT_TYPES as AGENT_FILE_TYPES
 from agent_builder.console.services.knowledge import DOCUMENT_EXTENSIONS
+from agent_builder.console.services.speech_to_text import AUDIO_EXTENSIONS
 from agent_builder.console.ui import pages
 
 UI_DIR = Path(__file__).parent / "ui"
@@ -151,6 +152,15 @@ def _uploads(config: ConsoleConfig) -> dict[str, contract.Upload]:
         ),
         "upload_agent_file": contract.Upload(
             tuple(AGENT_FILE_TYPES), config.max_agent_file_bytes, "data.csv", "any content."
+        ),
+        **dict.fromkeys(
+            ("transcribe_audio", "transcribe_web_app_audio"),
+            contract.Upload(
+                AUDIO_EXTENSIONS,
+                config.max_audio_bytes,
+                "recording.wav",
+                "audio (an audio Content-Type on the part may name the format instead of the file name).",
+            ),
         ),
     }
 

@@ -32,8 +32,8 @@ def allowed_methods(request: Request) -> str:
     """The methods of every route whose path matches the request's, for `Allow`."""
     methods: set[str] = set()
     for route in iter_route_contexts(request.app.routes):  # included routers' routes too
-        if route.path_format and route.methods:
-            pattern, _, _ = compile_path(route.path_format)
+        if route.path and route.methods:
+            pattern, _, _ = compile_path(route.path)  # `path` keeps convertors such as {name:env_var}
             if pattern.match(request.scope["path"]):
                 methods |= route.methods
     return ", ".join(sorted(methods))

@@ -162,18 +162,18 @@ class BodyImportEnvFile(BaseModel):
 
 
 class BodyTranscribeAudio(BaseModel):
-    file: str = Field(
+    file: constr(min_length=1) = Field(
         ...,
-        description='The recording: WAV, WebM, Ogg, MP3, MP4 or FLAC audio',
+        description='A .flac or .m4a or .mp3 or .ogg or .wav or .webm file of 1 to 10485760 bytes (larger: 413, empty: 400); audio (an audio Content-Type on the part may name the format instead of the file name).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
     )
 
 
 class BodyTranscribeWebAppAudio(BaseModel):
-    file: str = Field(
+    file: constr(min_length=1) = Field(
         ...,
-        description='The recording: WAV, WebM, Ogg, MP3, MP4 or FLAC audio',
+        description='A .flac or .m4a or .mp3 or .ogg or .wav or .webm file of 1 to 10485760 bytes (larger: 413, empty: 400); audio (an audio Content-Type on the part may name the format instead of the file name).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
     )
@@ -288,8 +288,10 @@ class EnvVarCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: str = Field(..., title='Name')
-    value: str = Field(..., title='Value')
+    name: constr(pattern=r'^[A-Z_][A-Z0-9_]*$', min_length=1, max_length=64) = (
+        Field(..., title='Name')
+    )
+    value: constr(pattern=r'^[^\x00]*$', max_length=4000) = Field(..., title='Value')
     secret: bool = Field(False, title='Secret')
 
 
@@ -305,7 +307,9 @@ class EnvVarUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    value: str | None = Field(None, title='Value')
+    value: constr(pattern=r'^[^\x00]*$', max_length=4000) | None = Field(
+        None, title='Value'
+    )
     secret: bool | None = Field(None, title='Secret')
 
 

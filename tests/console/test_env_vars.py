@@ -37,6 +37,14 @@ def test_add_edit_and_delete(client: TestClient) -> None:
     assert_error(client.patch(f"{base}/MISSING", json={"value": "x"}), 404, "not_found")
 
 
+def test_the_import_route_is_not_a_variable_called_import(client: TestClient) -> None:
+    base = f"{AGENTS}/{create_agent(client)['id']}/env-vars"
+    for method in ("OPTIONS", "PATCH", "DELETE"):
+        refused = client.request(method, f"{base}/import")
+        assert refused.status_code == 405 and refused.headers["allow"] == "POST", (method, refused.text)
+    assert_error(client.patch(f"{base}/lower_case", json={"value": "x"}), 404, "not_found")
+
+
 def test_names_and_values_are_validated_with_the_rule_explained(client: TestClient) -> None:
     agent = create_agent(client)
     base = f"{AGENTS}/{agent['id']}/env-vars"

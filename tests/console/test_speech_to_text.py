@@ -53,9 +53,9 @@ def test_system_models_are_validated_and_kept(client: TestClient, upstream: Mode
     }
     provider = add_provider(client, upstream)
     inactive = {"decision_model": {"provider_id": provider["id"], "name": "gpt-4o"}}
-    assert_error(client.put("/console/api/system-models", json=inactive), 422, "invalid_model")
+    assert_error(client.put("/console/api/system-models", json=inactive), 409, "invalid_model")
     nowhere = {"speech_to_text_model": {"provider_id": "nope", "name": "whisper-1"}}
-    assert_error(client.put("/console/api/system-models", json=nowhere), 422, "invalid_model")
+    assert_error(client.put("/console/api/system-models", json=nowhere), 409, "invalid_model")
     choose_speech_model(client, provider)
     chosen = client.get("/console/api/system-models").json()
     assert chosen["speech_to_text_model"] == {"provider_id": provider["id"], "name": "whisper-1"}

@@ -6,10 +6,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, UploadFile
 from fastapi import Path as PathParam
+from starlette.convertors import Convertor, register_url_convertor
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.common import DbDep, errors, receive_upload
 from agent_builder.console.schemas.env_vars import (
+    MAX_NAME_CHARS,
+    NAME_PATTERN,
     EnvImportResult,
     EnvVar,
     EnvVarCreate,
@@ -25,7 +28,22 @@ router = APIRouter(
     responses=errors(401, 404, 422),
 )
 
-VariableName = Annotated[str, PathParam(max_length=200)]
+
+class _NameConvertor(Convertor[str]):
+    """Only a valid variable name matches `{name:env_var}`, so `/env-vars/import` is the import
+    route alone (PATCH there is a 405 naming POST, not a lookup of a variable called import)."""
+
+    regex = NAME_PATTERN.pattern
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("env_var", _NameConvertor())
+VariableName = Annotated[str, PathParam(pattern=f"^{NAME_PATTERN.pattern}$", max_length=MAX_NAME_CHARS)]
 
 
 @router.get("")
@@ -48,11 +66,11 @@ def import_env_file(
     return env_vars.import_env_file(db, agent_id, data)
 
 
-@router.patch("/{name}")
+@router.patch("/{name:env_var}")
 def update_env_var(agent_id: str, name: VariableName, body: EnvVarUpdate, db: DbDep) -> EnvVar:
     return env_vars.update_env_var(db, agent_id, name, body)
 
 
-@router.delete("/{name}", status_code=204)
+@router.delete("/{name:env_var}", status_code=204)
 def delete_env_var(agent_id: str, name: VariableName, db: DbDep) -> None:
     env_vars.delete_env_var(db, agent_id, name)

@@ -22,8 +22,9 @@ def get_system_models(db: DbDep) -> SystemModels:
     return system_models.get_system_models(db)
 
 
-@router.put("")
+@router.put("", responses=errors(409))
 def set_system_models(body: SystemModels, db: DbDep) -> SystemModels:
-    """Choose both models at once (null turns its feature off). 422 `invalid_model` when the
-    decision model is not an active chat model or the speech-to-text provider does not exist."""
+    """Choose both models at once (null turns its feature off). 409 `invalid_model` when the
+    decision model is not an active chat model or the speech-to-text provider does not exist (the
+    console's state, not the request's shape, decides)."""
     return system_models.set_system_models(db, body)

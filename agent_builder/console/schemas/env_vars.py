@@ -6,7 +6,7 @@ import re
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from agent_builder.console.schemas.base import RequestModel, ResponseModel
 
@@ -57,8 +57,24 @@ def _valid_value(value: str) -> str:
     return value
 
 
-EnvVarName = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_valid_name)]
-EnvVarValue = Annotated[str, AfterValidator(_valid_value)]
+# The schema states the rules _valid_name and _valid_value enforce, for clients and the fuzzer.
+_NAME_SCHEMA = {
+    "pattern": f"^{NAME_PATTERN.pattern}$",
+    "minLength": 1,
+    "maxLength": MAX_NAME_CHARS,
+    "not": {"enum": sorted(RESERVED_NAMES)},
+}
+EnvVarName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_valid_name),
+    Field(json_schema_extra=_NAME_SCHEMA),
+]
+EnvVarValue = Annotated[
+    str,
+    AfterValidator(_valid_value),
+    Field(json_schema_extra={"maxLength": MAX_VALUE_CHARS, "pattern": "^[^\\x00]*$"}),
+]
 
 
 class EnvVarCreate(RequestModel):

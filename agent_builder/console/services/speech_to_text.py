@@ -32,6 +32,7 @@ AUDIO_TYPES = {
     "audio/mp4": ".m4a",
     "audio/flac": ".flac",
 }
+AUDIO_EXTENSIONS = tuple(sorted(set(AUDIO_TYPES.values())))
 _DETAIL_CHARS = 200
 
 

@@ -44,10 +44,10 @@ def _check(conn: sqlite3.Connection, body: SystemModels) -> None:
     decision, speech = body.decision_model, body.speech_to_text_model
     if decision is not None and not is_model_active(conn, decision.provider_id, decision.name):
         raise ApiError(
-            422, "invalid_model", f"The decision model {decision.name!r} is not an active chat model."
+            409, "invalid_model", f"The decision model {decision.name!r} is not an active chat model."
         )
     if speech is not None and _provider_row(conn, speech.provider_id) is None:
-        raise ApiError(422, "invalid_model", "The speech-to-text model's provider does not exist.")
+        raise ApiError(409, "invalid_model", "The speech-to-text model's provider does not exist.")
 
 
 def _provider_row(conn: sqlite3.Connection, provider_id: str) -> sqlite3.Row | None:
