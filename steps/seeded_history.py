@@ -19,7 +19,9 @@ def step_seed_published(context: Context) -> None:
 def step_seed_history(context: Context) -> None:
     world: World = context.world
     questions = [row["question"] for row in context.table]
-    context.world.agent_builder.runtime.conversation_id = seed_exchanges_out_of_order(world, questions)
+    seeded = seed_exchanges_out_of_order(world, questions)
+    world.agent_builder.runtime.conversation_id = seeded.id
+    WebAppPage(world.page).become_visitor(world.console_url, seeded.visitor_token)
 
 
 @when("I open the agent's web app on the seeded conversation")

@@ -30,14 +30,18 @@ class Visitor:
             )
 
 
-def _owner(token: str) -> str:
+def owner_of(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def known_visitor(request: Request) -> str | None:
     """The owner id of the visitor's cookie, or None when it has none (or a made-up one)."""
     token = request.cookies.get(VISITOR_COOKIE, "")
-    return _owner(token) if _TOKEN.fullmatch(token) else None
+    return owner_of(token) if _TOKEN.fullmatch(token) else None
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
 
 
 def visitor(request: Request) -> Visitor:
@@ -45,5 +49,5 @@ def visitor(request: Request) -> Visitor:
     owner = known_visitor(request)
     if owner is not None:
         return Visitor(owner, None)
-    token = secrets.token_urlsafe(32)
-    return Visitor(_owner(token), token)
+    token = new_token()
+    return Visitor(owner_of(token), token)

@@ -5,6 +5,7 @@ router is absent from the published schema), so they are written here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,12 @@ import httpx
 from support.api.console import ConsoleApiError
 
 SEED_PREFIX = "/__test__"
+
+
+@dataclass(frozen=True)
+class SeededConversation:
+    id: str
+    visitor_token: str  # the conversation is this web app visitor's: their cookie value
 
 
 class TestSeedClient:
@@ -42,10 +49,14 @@ class TestSeedClient:
         """Publishes the draft without the publish checks (no model needed); returns the version."""
         return int(self._post(f"/agents/{agent_id}/publish", {"note": note})["version"])
 
-    def conversation(self, agent_id: str, created_at: datetime, messages: list[dict[str, str]]) -> str:
-        """A backdated web app conversation; each message may carry its own `created_at`."""
+    def conversation(
+        self, agent_id: str, created_at: datetime, messages: list[dict[str, str]]
+    ) -> SeededConversation:
+        """A backdated web app conversation of a new visitor; each message may carry its own
+        `created_at`."""
         body = {"agent_id": agent_id, "created_at": created_at.isoformat(), "messages": messages}
-        return str(self._post("/conversations", body)["id"])
+        created = self._post("/conversations", body)
+        return SeededConversation(str(created["id"]), str(created["visitor_token"]))
 
     def close(self) -> None:
         self._http.close()

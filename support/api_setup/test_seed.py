@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from support.api.test_seed import TestSeedClient
+from support.api.test_seed import SeededConversation, TestSeedClient
 from support.api_setup.agents import current_agent, remember_agent
 from support.world import World
 
@@ -26,9 +26,9 @@ def publish_without_model(world: World, note: str = "") -> None:
     remember_agent(world, world.console.get_agent(agent.id), "agent")
 
 
-def seed_exchanges_out_of_order(world: World, questions: list[str]) -> str:
+def seed_exchanges_out_of_order(world: World, questions: list[str]) -> SeededConversation:
     """A web app conversation of one exchange per question, the n-th a day after the one before,
-    handed to the router out of order (the first one last); returns its id."""
+    handed to the router out of order (the first one last), by a new visitor."""
     days = list(enumerate(questions))
     messages: list[dict[str, str]] = []
     for day, question in days[1:] + days[:1]:

@@ -84,6 +84,13 @@ class WebAppPage:
     def site_token(self) -> str:
         return self.page.url.rstrip("/").split("/")[-1]
 
+    def become_visitor(self, console_url: str, visitor_token: str) -> None:
+        """Browse as the web app visitor whose cookie this is (conversations are theirs only)."""
+        host = urlsplit(console_url).hostname or ""
+        self.page.context.add_cookies(
+            [{"name": "ab_visitor", "value": visitor_token, "domain": host, "path": "/chat/"}]
+        )
+
     def resume_conversation(self, conversation_id: str) -> None:
         """Make the web app resume this conversation, as it does after a reload."""
         key = f"agent-builder.conversation.{self.site_token()}"

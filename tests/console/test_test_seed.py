@@ -39,6 +39,16 @@ def test_seed_writes_a_backdated_conversation(make_client: Any) -> None:
     )
     assert [tuple(m) for m in messages] == [("user", "Hi"), ("assistant", "Hello!")]
 
+    # The conversation is a new visitor's: readable with their cookie only.
+    token = response.json()["visitor_token"]
+    site = client.post(f"/__test__/agents/{agent['id']}/publish", json={}).json()
+    assert site["version"] == 1
+    web_app_url = client.get(f"/console/api/agents/{agent['id']}").json()["access"]["web_app_url"]
+    path = f"/chat/{web_app_url.rsplit('/', 1)[-1]}/api/conversations/{conversation_id}/messages"
+    assert_error(TestClient(client.app).get(path), 404, "not_found")
+    visitor = TestClient(client.app, cookies={"ab_visitor": token})
+    assert [m["content"] for m in visitor.get(path).json()["data"]] == ["Hi", "Hello!"]
+
     # Conversations go with their agent.
     client.delete(f"/console/api/agents/{agent['id']}")
     with client.app.state.db.read() as conn:

@@ -14,6 +14,8 @@ from agent_builder.console.schemas.seeding import (
     SeedPublishRequest,
 )
 from agent_builder.console.services import conversations, versions
+from agent_builder.console.services.conversations import Owner
+from agent_builder.console.visitors import new_token, owner_of
 
 router = APIRouter(
     prefix="/__test__",
@@ -25,7 +27,10 @@ router = APIRouter(
 
 @router.post("/conversations", status_code=201)
 def seed_conversation(body: SeedConversationRequest, db: DbDep) -> SeedConversationCreated:
-    return SeedConversationCreated(id=conversations.create_conversation(db, body))
+    """A backdated web app conversation of a new visitor, whose cookie value is returned."""
+    token = new_token()
+    conversation_id = conversations.create_conversation(db, body, Owner(owner_of(token)))
+    return SeedConversationCreated(id=conversation_id, visitor_token=token)
 
 
 @router.post("/agents/{agent_id}/publish", status_code=201)

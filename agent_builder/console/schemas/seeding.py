@@ -43,3 +43,5 @@ class SeedPublishRequest(RequestModel):
 
 class SeedConversationCreated(ResponseModel):
     id: str
+    # The conversation belongs to a new web app visitor: this is their `ab_visitor` cookie value.
+    visitor_token: str

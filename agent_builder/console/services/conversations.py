@@ -25,7 +25,7 @@ Source = Literal["web_app", "service_api", "preview"]
 class Owner:
     """Who may see a conversation: a web app visitor (`key` is their token's hash), or a service
     API key (`key` is its id) with the client's `user`. The default, nobody, matches only
-    conversations without an owner (those of the test seeding router)."""
+    conversations without an owner (the preview's, and those from before owners)."""
 
     key: str | None = None
     end_user: str | None = None
@@ -36,7 +36,7 @@ NOBODY = Owner()
 _TOOL_CALLS = TypeAdapter(list[ToolCallRecord])
 
 
-def create_conversation(db: Database, body: SeedConversationRequest) -> str:
+def create_conversation(db: Database, body: SeedConversationRequest, owner: Owner) -> str:
     """A backdated conversation; its messages get positions in chronological order (a stable sort,
     so a question and its answer given the same time keep their order)."""
     conversation_id, created_at = new_id(), to_timestamp(body.created_at)
@@ -47,8 +47,8 @@ def create_conversation(db: Database, body: SeedConversationRequest) -> str:
     with db.write() as conn:
         check_agent(conn, body.agent_id)
         conn.execute(
-            "INSERT INTO conversations (id, agent_id, created_at) VALUES (?, ?, ?)",
-            (conversation_id, body.agent_id, created_at),
+            "INSERT INTO conversations (id, agent_id, created_at, owner) VALUES (?, ?, ?, ?)",
+            (conversation_id, body.agent_id, created_at, owner.key),
         )
         conn.executemany(
             "INSERT INTO messages (id, conversation_id, position, role, content, created_at) "
