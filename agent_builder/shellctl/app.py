@@ -90,20 +90,13 @@ def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) 
     if config.token:
         app.add_middleware(BearerTokenMiddleware, token=config.token)
 
-    def workspace(owner: str | None, session_id: str, create: bool) -> Workspace:
-        key = _key(owner, session_id)
-        found = workspaces.ensure(*key) if create else workspaces.find(*key)
-        if found is None:
-            raise ApiError(404, "file_not_found", "This session has no workspace yet.")
-        return found
-
     @app.get("/healthz")
     async def healthz() -> Health:
         return Health(status="ok", isolation=sandbox.isolation)
 
     @app.post("/sessions/{session_id}/exec")
     async def exec_command(session_id: str, body: ExecRequest, owner: OwnerQuery = None) -> ExecResponse:
-        target = workspace(owner, session_id, create=True)
+        target = _workspace(workspaces, owner, session_id, create=True)
         with sandbox.launch(body.command, target, body.env) as launch:
             result = await run_command(launch, body.timeout_s)
         # Never the command or its output: either may carry secrets.
@@ -116,25 +109,7 @@ def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) 
         )
         return ExecResponse(**vars(result))
 
-    @app.get("/sessions/{session_id}/files", response_class=StreamingResponse)
-    async def read_file(session_id: str, path: PathQuery, owner: OwnerQuery = None) -> StreamingResponse:
-        file, size = files.open_for_reading(workspace(owner, session_id, create=False), path)
-        return StreamingResponse(
-            files.chunks(file), media_type="application/octet-stream", headers={"Content-Length": str(size)}
-        )
-
-    @app.put("/sessions/{session_id}/files")
-    async def write_file(
-        session_id: str, path: PathQuery, request: Request, owner: OwnerQuery = None
-    ) -> FileWritten:
-        target = workspace(owner, session_id, create=True)
-        content = bytearray()
-        async for chunk in request.stream():
-            content += chunk
-            if len(content) > MAX_FILE_BYTES:
-                raise ApiError(413, "file_too_large", f"Files are limited to {MAX_FILE_BYTES} bytes.")
-        files.write(target, path, bytes(content))
-        return FileWritten(path=path, size=len(content))
+    _add_file_routes(app, workspaces)
 
     @app.delete("/sessions/{session_id}", status_code=204)
     async def delete_session(session_id: str, owner: OwnerQuery = None) -> Response:
@@ -148,6 +123,38 @@ def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) 
         return OwnerRemoved(owner=owner, removed=removed)
 
     return app
+
+
+def _add_file_routes(app: FastAPI, workspaces: Workspaces) -> None:
+    """Reading a session's file (never creates its workspace) and writing one."""
+
+    @app.get("/sessions/{session_id}/files", response_class=StreamingResponse)
+    async def read_file(session_id: str, path: PathQuery, owner: OwnerQuery = None) -> StreamingResponse:
+        file, size = files.open_for_reading(_workspace(workspaces, owner, session_id, create=False), path)
+        return StreamingResponse(
+            files.chunks(file), media_type="application/octet-stream", headers={"Content-Length": str(size)}
+        )
+
+    @app.put("/sessions/{session_id}/files")
+    async def write_file(
+        session_id: str, path: PathQuery, request: Request, owner: OwnerQuery = None
+    ) -> FileWritten:
+        target = _workspace(workspaces, owner, session_id, create=True)
+        content = bytearray()
+        async for chunk in request.stream():
+            content += chunk
+            if len(content) > MAX_FILE_BYTES:
+                raise ApiError(413, "file_too_large", f"Files are limited to {MAX_FILE_BYTES} bytes.")
+        files.write(target, path, bytes(content))
+        return FileWritten(path=path, size=len(content))
+
+
+def _workspace(workspaces: Workspaces, owner: str | None, session_id: str, *, create: bool) -> Workspace:
+    key = _key(owner, session_id)
+    found = workspaces.ensure(*key) if create else workspaces.find(*key)
+    if found is None:
+        raise ApiError(404, "file_not_found", "This session has no workspace yet.")
+    return found
 
 
 def _key(owner: str | None, session_id: str) -> tuple[str, str]:
