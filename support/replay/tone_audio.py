@@ -45,6 +45,11 @@ def encode(text: str, rate: int = RATE) -> bytes:
         step = 2 * math.pi * _frequency(char) / rate
         samples += [round(_AMPLITUDE * math.cos(step * n)) for n in range(length)]
     samples += [0] * int(rate * TAIL_S)
+    return wav_of(samples, rate)
+
+
+def wav_of(samples: list[int], rate: int = RATE) -> bytes:
+    """A mono 16-bit WAV of `samples`."""
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as wav:
         wav.setnchannels(1)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
-from fastapi import FastAPI
-from fastapi.responses import StreamingResponse
 
 from support.api.service import ServiceApiClient
-from support.replay.server import BackgroundServer
+from tests.fakes.raw_stream import raw_stream_server
 
 # One event's data spread over three `data:` lines, an event without a name (so `message`), a
 # comment, and an `error` event; split in several writes so no line arrives whole by luck.
@@ -23,17 +21,7 @@ STREAM = [
 
 @pytest.fixture(scope="module")
 def service_url() -> Iterator[str]:
-    app = FastAPI()
-
-    @app.post("/v1/chat-messages")
-    async def chat() -> StreamingResponse:
-        async def body() -> AsyncIterator[bytes]:
-            for piece in STREAM:
-                yield piece
-
-        return StreamingResponse(body(), media_type="text/event-stream")
-
-    with BackgroundServer(app) as server:
+    with raw_stream_server("/v1/chat-messages", STREAM) as server:
         yield f"{server.url}/v1"
 
 

@@ -8,23 +8,13 @@ import wave
 
 import pytest
 
-from support.replay.tone_audio import LEAD_IN_S, RATE, decode, encode
+from support.replay.tone_audio import LEAD_IN_S, RATE, decode, encode, wav_of
 
 
 def samples_of(audio: bytes) -> list[int]:
     with wave.open(io.BytesIO(audio)) as wav:
         frames = wav.readframes(wav.getnframes())
     return list(struct.unpack(f"<{len(frames) // 2}h", frames))
-
-
-def wav_of(samples: list[int], rate: int = RATE) -> bytes:
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(rate)
-        wav.writeframes(struct.pack(f"<{len(samples)}h", *samples))
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("rate", [RATE, 48_000, 32_000])
