@@ -1,11 +1,11 @@
-"""Replay overhead per model call, against a direct call to the same scripted upstream.
+"""Replay overhead per model call, against a direct call to the same fake upstream.
 
     .venv/bin/python benchmarks/replay_overhead.py [--iterations N]
 
-Records one non-streamed and one streamed call from the scripted upstream used by the replay
-tests, then times, interleaved in one run, the same call through the official `openai` SDK
-directly to the upstream and through the replay server. Prints medians and replay/direct ratios.
-The scripted upstream answers instantly, so this is the server's own cost, not a provider's.
+Records one non-streamed and one streamed call from the tests' fake upstream (tests/fakes/),
+then times, interleaved in one run, the same call through the official `openai` SDK directly to
+the upstream and through the replay server. Prints medians and replay/direct ratios.
+The fake upstream answers instantly, so this is the server's own cost, not a provider's.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
-from support.replay.server import BackgroundServer, replay_server
-from tests.replay.scripted_upstream import MODEL, ScriptedUpstream
+from support.replay.server import replay_server
+from tests.fakes.upstream import MODEL, UpstreamServer
 
 KEY = "sk-benchmark-key-000000"
 MESSAGES = [{"role": "user", "content": "Give me a short answer about replay overhead please"}]
@@ -56,10 +56,12 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=200)
     iterations = parser.parse_args().iterations
 
-    with tempfile.TemporaryDirectory() as folder, BackgroundServer(ScriptedUpstream().app()) as upstream:
-        direct = sdk(f"{upstream.url}/v1")
+    with tempfile.TemporaryDirectory() as folder, UpstreamServer() as upstream:
+        direct = sdk(upstream.current.base_url)
         cassettes = Path(folder)
-        record = ReplayConfig(cassettes=cassettes, mode="record", upstream=f"{upstream.url}/v1", api_key=KEY)
+        record = ReplayConfig(
+            cassettes=cassettes, mode="record", upstream=upstream.current.base_url, api_key=KEY
+        )
         with replay_server(record) as recorder, ReplayControl(recorder.url) as control:
             control.open_scope(SCENARIO)
             client = sdk(f"{recorder.url}/v1")

@@ -1,32 +1,21 @@
-"""Fixtures for the console backend tests: an app on a temp database (in-process TestClient), a
-scripted OpenAI-compatible provider on 127.0.0.1, and shortcuts for the usual setup."""
+"""Fixtures for the console backend tests: an app on a temp database (in-process TestClient), the
+fake upstream as its model provider, and shortcuts for the usual setup."""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from console_testing import (
-    BROWSER_HEADERS,
-    CHAT_MODEL,
-    PROVIDER_KEY,
-    FakeProvider,
-    create_agent,
-    save_config,
-    sign_in,
-)
+from api_shortcuts import BROWSER_HEADERS, CHAT_MODEL, PROVIDER_KEY, create_agent, save_config, sign_in
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth
 from agent_builder.console.app import create_app
 from agent_builder.console.config import ConsoleConfig
+from tests.fakes.upstream import FakeUpstream
 
 
 @pytest.fixture(autouse=True)
@@ -35,49 +24,13 @@ def _cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(auth, "SCRYPT_COST", (2**4, 8, 1))
 
 
-@pytest.fixture(scope="session")
-def _provider_server() -> Iterator[tuple[ThreadingHTTPServer, list[FakeProvider]]]:
-    current: list[FakeProvider] = [FakeProvider()]
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            script = current[0]
-            script.seen_auth.append(self.headers.get("Authorization", ""))
-            if script.delay:
-                time.sleep(script.delay)
-            if self.path != "/v1/models":
-                status, body = 404, b'{"error": {"message": "no such route"}}'
-            elif self.headers.get("Authorization") != f"Bearer {script.api_key}":
-                status, body = 401, b'{"error": {"message": "Incorrect API key provided"}}'
-            else:
-                status = 200
-                body = json.dumps(
-                    {"object": "list", "data": [{"id": m, "object": "model"} for m in script.models]}
-                )
-                body = body.encode()
-            status, body = script.status or status, script.body if script.body is not None else body
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server, current
-    server.shutdown()
-    server.server_close()
-
-
 @pytest.fixture
-def fake_provider(_provider_server: tuple[ThreadingHTTPServer, list[FakeProvider]]) -> FakeProvider:
-    server, current = _provider_server
-    current[0] = FakeProvider(url=f"http://127.0.0.1:{server.server_address[1]}/v1")
-    return current[0]
+def fake_provider(fake_upstream: FakeUpstream) -> FakeUpstream:
+    """The fake upstream as these tests' provider: it wants PROVIDER_KEY, lists two chat models
+    and an embedding model (which the console must leave out)."""
+    fake_upstream.api_key = PROVIDER_KEY
+    fake_upstream.models = [CHAT_MODEL, "gpt-4.1", "text-embedding-3-small"]
+    return fake_upstream
 
 
 @pytest.fixture
@@ -113,11 +66,11 @@ def anon(client: TestClient) -> TestClient:
 
 
 @pytest.fixture
-def active_model(client: TestClient, fake_provider: FakeProvider) -> dict[str, Any]:
+def active_model(client: TestClient, fake_provider: FakeUpstream) -> dict[str, Any]:
     """A validated provider with CHAT_MODEL activated; returns the Model."""
     provider = client.post(
         "/console/api/model-providers",
-        json={"name": "Fake", "base_url": fake_provider.url, "api_key": PROVIDER_KEY},
+        json={"name": "Fake", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
     ).json()
     model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
     response = client.patch(

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from console_testing import assert_error, create_agent
+from api_shortcuts import assert_error, create_agent
 from fastapi.testclient import TestClient
 
 from agent_builder.console.errors import ApiError

@@ -3,7 +3,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent, save_config
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent, save_config
 from fastapi.testclient import TestClient
 
 AGENTS = "/console/api/agents"

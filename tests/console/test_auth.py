@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth

@@ -3,13 +3,14 @@ it is applied to the draft as one revision or discarded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from console_testing import PROVIDER_KEY, assert_error, create_agent, save_config, sign_in, upload
+from api_shortcuts import PROVIDER_KEY, assert_error, create_agent, save_config, sign_in, upload
 from fastapi.testclient import TestClient
-from model_upstream import ModelUpstream, model_upstream, tool_call_answer
+
+from tests.fakes.upstream import Answer, CallTool, FakeUpstream, Status
 
 DESCRIPTION = "A support desk agent that answers refund questions."
 PROPOSAL = {
@@ -22,25 +23,19 @@ PROPOSAL = {
 
 
 @pytest.fixture
-def upstream() -> Iterator[ModelUpstream]:
-    with model_upstream() as upstream:
-        yield upstream
-
-
-@pytest.fixture
-def agent_path(client: TestClient, upstream: ModelUpstream) -> str:
-    """An agent, with the scripted provider's gpt-4o active and chosen as the decision model."""
-    body = {"name": "Scripted", "base_url": upstream.url, "api_key": PROVIDER_KEY}
+def agent_path(client: TestClient, fake_provider: FakeUpstream) -> str:
+    """An agent, with the fake provider's gpt-4.1 active and chosen as the decision model."""
+    body = {"name": "Scripted", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY}
     provider = client.post("/console/api/model-providers", json=body).json()
-    model = next(m for m in provider["models"] if m["name"] == "gpt-4o")
+    model = next(m for m in provider["models"] if m["name"] == "gpt-4.1")
     client.patch(f"/console/api/model-providers/{provider['id']}/models/{model['id']}", json={"active": True})
-    decision = {"decision_model": {"provider_id": provider["id"], "name": "gpt-4o"}}
+    decision = {"decision_model": {"provider_id": provider["id"], "name": "gpt-4.1"}}
     assert client.put("/console/api/system-models", json=decision).status_code == 200
     return f"/console/api/agents/{create_agent(client)['id']}"
 
 
-def propose(client: TestClient, path: str, upstream: ModelUpstream, arguments: Any = PROPOSAL) -> Any:
-    upstream.answer(tool_call_answer("propose_draft", arguments))
+def propose(client: TestClient, path: str, fake_provider: FakeUpstream, arguments: Any = PROPOSAL) -> Any:
+    fake_provider.reply(CallTool("propose_draft", arguments))
     return client.post(f"{path}/build-assistant/proposal", json={"description": DESCRIPTION})
 
 
@@ -49,11 +44,11 @@ def draft(client: TestClient, path: str) -> dict[str, Any]:
 
 
 def test_a_proposal_is_kept_pending_and_leaves_the_draft_alone(
-    client: TestClient, agent_path: str, upstream: ModelUpstream, make_client: Callable[..., TestClient]
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream, make_client: Callable[..., TestClient]
 ) -> None:
     policies = client.post("/console/api/datasets", json={"name": "Policies"}).json()
     before = draft(client, agent_path)
-    response = propose(client, agent_path, upstream)
+    response = propose(client, agent_path, fake_provider)
     assert response.status_code == 200, response.text
     proposal = response.json()
     assert proposal["instructions"] == PROPOSAL["instructions"]
@@ -68,7 +63,7 @@ def test_a_proposal_is_kept_pending_and_leaves_the_draft_alone(
     ]
     assert draft(client, agent_path) == before
 
-    (call,) = upstream.seen
+    (call,) = fake_provider.calls("/v1/chat")
     assert call.headers["x-model-caller"] == "build_assistant"
     assert call.body["tool_choice"] == {"type": "function", "function": {"name": "propose_draft"}}
     assert [tool["function"]["name"] for tool in call.body["tools"]] == ["propose_draft"]
@@ -82,7 +77,7 @@ def test_a_proposal_is_kept_pending_and_leaves_the_draft_alone(
 
 
 def test_apply_writes_the_named_sections_in_one_revision(
-    client: TestClient, agent_path: str, upstream: ModelUpstream
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
 ) -> None:
     policies = client.post("/console/api/datasets", json={"name": "Policies"}).json()
     save_config(
@@ -94,7 +89,7 @@ def test_apply_writes_the_named_sections_in_one_revision(
     )
     upload(client, f"{agent_path}/files", "notes.txt", b"keep me")
     before = draft(client, agent_path)
-    assert propose(client, agent_path, upstream).status_code == 200
+    assert propose(client, agent_path, fake_provider).status_code == 200
 
     stale = client.post(
         f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"] - 1}
@@ -124,23 +119,25 @@ def test_apply_writes_the_named_sections_in_one_revision(
 
 
 def test_a_partial_proposal_touches_only_what_it_names(
-    client: TestClient, agent_path: str, upstream: ModelUpstream
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
 ) -> None:
     save_config(
         client, {"id": agent_path.rsplit("/", 1)[-1]}, instructions="Keep me.", opening_statement="Hi."
     )
     before = draft(client, agent_path)
-    assert propose(client, agent_path, upstream, {"suggested_questions": ["Only this?"]}).status_code == 200
+    assert (
+        propose(client, agent_path, fake_provider, {"suggested_questions": ["Only this?"]}).status_code == 200
+    )
     client.post(f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]})
     config = draft(client, agent_path)["config"]
     assert config == {**before["config"], "suggested_questions": ["Only this?"]}
 
 
 def test_discard_drops_the_proposal_only(
-    client: TestClient, agent_path: str, upstream: ModelUpstream
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
 ) -> None:
     before = draft(client, agent_path)
-    propose(client, agent_path, upstream)
+    propose(client, agent_path, fake_provider)
     assert client.delete(f"{agent_path}/build-assistant/proposal").status_code == 204
     assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
     assert draft(client, agent_path) == before
@@ -153,34 +150,34 @@ def test_discard_drops_the_proposal_only(
     ("answer", "code", "detail"),
     [
         (
-            tool_call_answer("propose_draft", {"suggested_questions": ["q"] * 6}),
+            CallTool("propose_draft", {"suggested_questions": ["q"] * 6}),
             "invalid_proposal",
             "at most 5",
         ),
-        (tool_call_answer("propose_draft", {"colour": "blue"}), "invalid_proposal", "colour"),
-        (tool_call_answer("propose_draft", "not json"), "invalid_proposal", "Invalid JSON"),
-        (tool_call_answer("something_else", {}), "proposal_failed", "without calling propose_draft"),
+        (CallTool("propose_draft", {"colour": "blue"}), "invalid_proposal", "colour"),
+        (CallTool("propose_draft", "not json"), "invalid_proposal", "Invalid JSON"),
+        (CallTool("something_else", {}), "proposal_failed", "without calling propose_draft"),
         (
-            {"error": {"message": f"Incorrect API key {PROVIDER_KEY}"}},
+            Status(401, f"Incorrect API key {PROVIDER_KEY}"),
             "proposal_failed",
             "HTTP 401: Incorrect API key ***",
         ),
     ],
 )
 def test_a_bad_answer_is_a_502_and_nothing_is_kept(
-    client: TestClient, agent_path: str, upstream: ModelUpstream, answer: Any, code: str, detail: str
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream, answer: Answer, code: str, detail: str
 ) -> None:
-    upstream.answer(answer, 401 if "error" in answer else 200)
+    fake_provider.reply(answer)
     response = client.post(f"{agent_path}/build-assistant/proposal", json={"description": DESCRIPTION})
     message = assert_error(response, 502, code)["message"]
     assert detail in message and PROVIDER_KEY not in message
     assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
 
 
-def test_without_a_decision_model_nothing_is_asked(client: TestClient, upstream: ModelUpstream) -> None:
+def test_without_a_decision_model_nothing_is_asked(client: TestClient, fake_provider: FakeUpstream) -> None:
     path = f"/console/api/agents/{create_agent(client)['id']}/build-assistant/proposal"
     assert_error(client.post(path, json={"description": DESCRIPTION}), 409, "decision_model_not_configured")
     assert_error(client.post(path, json={"description": "  "}), 422, "invalid_request")
     missing = client.post("/console/api/agents/nope/build-assistant/proposal", json={"description": "x"})
     assert_error(missing, 404, "not_found")
-    assert upstream.seen == []
+    assert fake_provider.calls("/v1/chat") == []

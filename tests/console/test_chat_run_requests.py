@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY, FakeProvider
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
@@ -27,7 +27,9 @@ from agent_builder.console.app import create_app
 from agent_builder.console.chat_runs import runs as chat_runs
 from agent_builder.console.config import ConsoleConfig
 from support.replay.server import BackgroundServer
-from tests.console.chat_stack import Event, publish_agent, read_events, site_token
+from tests.console_api_setup import activate_model, indexed_document, publish_agent, signed_in, site_token
+from tests.fakes.upstream import FakeUpstream
+from tests.sse_events import Event, read_events
 
 SHELLCTL_URL = "http://127.0.0.1:5004"
 COMPLETED = (
@@ -100,10 +102,7 @@ def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
                 )
             )
             url = stack.enter_context(BackgroundServer(app)).url
-            api = stack.enter_context(httpx.Client(base_url=url, timeout=10))
-            login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
-            token = api.post("/console/api/login", json=login).raise_for_status().json()["access_token"]
-            api.headers["Authorization"] = f"Bearer {token}"
+            api = stack.enter_context(signed_in(url, ADMIN_EMAIL, ADMIN_PASSWORD, timeout_s=10))
             public = stack.enter_context(httpx.Client(base_url=url, headers={"Origin": url}, timeout=10))
 
             def db_rows(sql: str) -> list[Any]:
@@ -115,66 +114,65 @@ def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
         yield make
 
 
-def active_model(console: Console, provider: FakeProvider) -> dict[str, str]:
-    body = {"name": "Fake", "base_url": provider.url, "api_key": PROVIDER_KEY}
-    created = console.api.post("/console/api/model-providers", json=body).raise_for_status().json()
-    model = next(m for m in created["models"] if m["name"] == CHAT_MODEL)
-    console.api.patch(
-        f"/console/api/model-providers/{created['id']}/models/{model['id']}", json={"active": True}
-    ).raise_for_status()
-    return {"provider_id": created["id"], "name": CHAT_MODEL}
+def model_of(console: Console, provider: FakeUpstream) -> dict[str, str]:
+    return activate_model(console.api, "Fake", provider.base_url, CHAT_MODEL, PROVIDER_KEY)
 
 
 def indexed_dataset(console: Console, name: str, text: str) -> str:
-    dataset = console.api.post("/console/api/datasets", json={"name": name}).raise_for_status().json()
-    document = console.api.post(
-        f"/console/api/datasets/{dataset['id']}/documents", files={"file": ("doc.md", text.encode())}
-    ).raise_for_status()
-    url = f"/console/api/datasets/{dataset['id']}/documents/{document.json()['id']}"
-    deadline = time.monotonic() + 10
-    while console.api.get(url).json()["indexing_status"] != "completed":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    return dataset["id"]
+    return str(indexed_document(console.api, name, "doc.md", text.encode())[0]["id"])
 
 
 def web_app_events(console: Console, agent: dict[str, Any], query: str) -> list[Event]:
     url = f"/chat/{site_token(agent)}/api/messages"
     with console.public.stream("POST", url, json={"query": query}) as response:
         assert response.status_code == 200, response.read()
-        return list(read_events(response.iter_lines()))
+        return list(read_events(response))
 
 
-def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
-) -> None:
-    fake, runtime_url = runtime
-    console = make_console(runtime_url)
-    model = active_model(console, fake_provider)
-    search = {
-        "tool": "web_search",
-        "name": "Search",
-        "secret": "ws-secret-1",
-        "base_url": "http://search.test/v1",
-    }
-    console.api.post("/console/api/tool-credentials", json=search).raise_for_status()
-    attached = indexed_dataset(console, "Attached", "The attached token is TOKEN-A1.")
-    other = indexed_dataset(console, "Other", "The other token is TOKEN-B2.")
-    tools = [
-        {"name": "knowledge_search", "enabled": True},
-        {"name": "web_search", "enabled": True},
-        {"name": "sandbox_shell", "enabled": False},
-    ]
-    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": 0.1}
-    parameters = {"temperature": 0.3, "max_tokens": 200}
+SEARCH = {
+    "tool": "web_search",
+    "name": "Search",
+    "secret": "ws-secret-1",
+    "base_url": "http://search.test/v1",
+}
+TOOLS = [
+    {"name": "knowledge_search", "enabled": True},
+    {"name": "web_search", "enabled": True},
+    {"name": "sandbox_shell", "enabled": False},
+]
+PARAMETERS = {"temperature": 0.3, "max_tokens": 200}
+
+
+def published_with_a_newer_draft(console: Console, model: dict[str, str], knowledge: dict[str, Any]) -> dict:
+    """An agent published with every setting a run carries, whose draft has changed since."""
     agent = publish_agent(
-        console.api, model, instructions="Published.", tools=tools, knowledge=knowledge, parameters=parameters
+        console.api, model, instructions="Published.", tools=TOOLS, knowledge=knowledge, parameters=PARAMETERS
     )
     draft = {
         "revision": agent["draft"]["revision"],
         "config": {**agent["draft"]["config"], "instructions": "Draft."},
     }
     console.api.put(f"/console/api/agents/{agent['id']}/draft", json=draft).raise_for_status()
+    return agent
+
+
+def retrieve(knowledge: dict[str, str], dataset_ids: list[str], token: str | None) -> httpx.Response:
+    """The console's knowledge retrieval as the runtime calls it, with a run's token."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    body = {"query": "token", "dataset_ids": dataset_ids, "top_k": 2, "score_threshold": None}
+    return httpx.post(knowledge["retrieve_url"], json=body, headers=headers)
+
+
+def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
+) -> None:
+    fake, runtime_url = runtime
+    console = make_console(runtime_url)
+    console.api.post("/console/api/tool-credentials", json=SEARCH).raise_for_status()
+    attached = indexed_dataset(console, "Attached", "The attached token is TOKEN-A1.")
+    other = indexed_dataset(console, "Other", "The other token is TOKEN-B2.")
+    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": 0.1}
+    agent = published_with_a_newer_draft(console, model_of(console, fake_provider), knowledge)
 
     with ThreadPoolExecutor(1) as pool:
         reply = pool.submit(web_app_events, console, agent, "What is the token?")
@@ -183,9 +181,9 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         assert run["agent"] == {
             "name": "Chat agent",
             "instructions": "Published.",
-            "model": {"base_url": fake_provider.url, "api_key": PROVIDER_KEY, "name": CHAT_MODEL},
-            "parameters": parameters,
-            "tools": tools,
+            "model": {"base_url": fake_provider.base_url, "api_key": PROVIDER_KEY, "name": CHAT_MODEL},
+            "parameters": PARAMETERS,
+            "tools": TOOLS,
             "knowledge": knowledge,
             "env": {},
         }
@@ -196,21 +194,15 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         assert services["web_search"] == {"base_url": "http://search.test/v1", "api_key": "ws-secret-1"}
         assert services["knowledge"]["retrieve_url"] == f"{console.url}/internal/knowledge/retrieve"
 
-        def retrieve(
-            dataset_ids: list[str], token: str | None = services["knowledge"]["token"]
-        ) -> httpx.Response:
-            headers = {"Authorization": f"Bearer {token}"} if token else {}
-            body = {"query": "token", "dataset_ids": dataset_ids, "top_k": 2, "score_threshold": None}
-            return httpx.post(services["knowledge"]["retrieve_url"], json=body, headers=headers)
-
-        found = retrieve([attached])
+        token = services["knowledge"]["token"]
+        found = retrieve(services["knowledge"], [attached], token)
         assert found.status_code == 200, found.text
         assert [record["content"] for record in found.json()["records"]] == [
             "The attached token is TOKEN-A1."
         ]
-        assert retrieve([attached, other]).json()["code"] == "forbidden"
-        assert retrieve([attached], token=None).json()["code"] == "invalid_token"
-        assert retrieve([attached], token="guessed").json()["code"] == "invalid_token"
+        assert retrieve(services["knowledge"], [attached, other], token).json()["code"] == "forbidden"
+        assert retrieve(services["knowledge"], [attached], None).json()["code"] == "invalid_token"
+        assert retrieve(services["knowledge"], [attached], "guessed").json()["code"] == "invalid_token"
         fake.release.set()
         events = reply.result(timeout=10)
 
@@ -222,17 +214,17 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         "Done.",
         "completed",
     )
-    expired = retrieve([attached])
+    expired = retrieve(services["knowledge"], [attached], token)
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
 
 
 def test_a_run_gets_its_variables_in_the_instructions_and_only_plain_ones_for_the_sandbox(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
 ) -> None:
     fake, runtime_url = runtime
     fake.release.set()
     console = make_console(runtime_url)
-    model = active_model(console, fake_provider)
+    model = model_of(console, fake_provider)
     instructions = "Region {{env.REGION}}, key {{ env.API_TOKEN }}, unknown {{env.MISSING}}, {{env.lower}}."
     agent = publish_agent(console.api, model, instructions=instructions)
     variables = f"/console/api/agents/{agent['id']}/env-vars"
@@ -248,12 +240,12 @@ def test_a_run_gets_its_variables_in_the_instructions_and_only_plain_ones_for_th
 
 
 def test_a_runtime_that_refuses_or_is_unreachable_is_503_and_nothing_is_stored(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
 ) -> None:
     fake, runtime_url = runtime
     fake.refuse_with = 422
     console = make_console(runtime_url)
-    agent = publish_agent(console.api, active_model(console, fake_provider))
+    agent = publish_agent(console.api, model_of(console, fake_provider))
     key = console.api.post(f"/console/api/agents/{agent['id']}/api-keys", json={}).json()["secret"]
     refused = console.public.post(f"/chat/{site_token(agent)}/api/messages", json={"query": "Hi"})
     assert (refused.status_code, refused.json()["code"]) == (503, "runtime_unavailable")
@@ -270,13 +262,13 @@ def test_a_runtime_that_refuses_or_is_unreachable_is_503_and_nothing_is_stored(
 
 
 def test_a_stream_that_breaks_off_is_a_failed_reply(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
 ) -> None:
     fake, runtime_url = runtime
     fake.before, fake.after = [("message.delta", {"text": "Hal"})], []
     fake.release.set()
     console = make_console(runtime_url)
-    agent = publish_agent(console.api, active_model(console, fake_provider))
+    agent = publish_agent(console.api, model_of(console, fake_provider))
     events = web_app_events(console, agent, "Hi")
     assert [event.name for event in events] == ["message_start", "message_delta", "message_end"]
     reply = events[-1].data
@@ -297,14 +289,14 @@ def wait_for_reply(console: Console, agent: dict[str, Any], conversation_id: str
 
 
 def test_a_web_app_reply_is_stored_after_the_visitor_left(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeProvider
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
 ) -> None:
     fake, runtime_url = runtime
     console = make_console(runtime_url)
-    agent = publish_agent(console.api, active_model(console, fake_provider))
+    agent = publish_agent(console.api, model_of(console, fake_provider))
     url = f"/chat/{site_token(agent)}/api/messages"
     with console.public.stream("POST", url, json={"query": "Hi"}) as response:
-        start = next(read_events(response.iter_lines()))
+        start = next(read_events(response))
     fake.release.set()
     reply = wait_for_reply(console, agent, start.data["conversation_id"])
     assert (reply["status"], reply["content"]) == ("completed", "Done.")
@@ -313,17 +305,17 @@ def test_a_web_app_reply_is_stored_after_the_visitor_left(
 def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
     make_console: Callable[[str], Console],
     runtime: tuple[FakeRuntime, str],
-    fake_provider: FakeProvider,
+    fake_provider: FakeUpstream,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(chat_runs, "_STOP_GRACE_S", 0.2)
     fake, runtime_url = runtime  # the fake has no cancel route: the runtime never confirms
     fake.before = [("message.delta", {"text": "Partial"})]
     console = make_console(runtime_url)
-    agent = publish_agent(console.api, active_model(console, fake_provider))
+    agent = publish_agent(console.api, model_of(console, fake_provider))
     api = f"/chat/{site_token(agent)}/api"
     with console.public.stream("POST", f"{api}/messages", json={"query": "Hi"}) as response:
-        events = read_events(response.iter_lines())
+        events = read_events(response)
         start, _ = next(events), next(events)
         stopped = console.public.post(f"{api}/messages/{start.data['message_id']}/stop").json()
         assert [event.name for event in events] == ["message_end"]

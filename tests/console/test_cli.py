@@ -19,11 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY, FakeProvider
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY
 
 from agent_builder.console.db import Database
 from agent_builder.console.schemas.knowledge import DatasetCreate
 from agent_builder.console.services import knowledge
+from tests.fakes.upstream import FakeUpstream
 
 READY = "AGENT_BUILDER_READY "
 AGENT_BUILDER = str(Path(sys.executable).with_name("agent-builder"))
@@ -142,14 +143,14 @@ def test_busy_port_and_bad_settings_fail_with_a_message(consoles: list[Console],
 
 
 def test_everything_survives_a_restart(
-    consoles: list[Console], tmp_path: Path, fake_provider: FakeProvider
+    consoles: list[Console], tmp_path: Path, fake_provider: FakeUpstream
 ) -> None:
     db = tmp_path / "console.db"
     console, http = _start(consoles, db)
     token = _sign_in(http)
     provider = http.post(
         "/console/api/model-providers",
-        json={"name": "Fake", "base_url": fake_provider.url, "api_key": PROVIDER_KEY},
+        json={"name": "Fake", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
     ).json()
     model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
     http.patch(f"/console/api/model-providers/{provider['id']}/models/{model['id']}", json={"active": True})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from console_testing import assert_error, create_agent
+from api_shortcuts import assert_error, create_agent
 from fastapi.testclient import TestClient
 
 AGENTS = "/console/api/agents"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_testing import assert_error, sign_in
+from api_shortcuts import assert_error, sign_in
 from fastapi.testclient import TestClient
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from console_testing import assert_error, create_agent, save_config, sign_in, upload, wait_for_indexing
+from api_shortcuts import assert_error, create_agent, save_config, sign_in, upload, wait_for_indexing
 from fastapi.testclient import TestClient
 
 from agent_builder.console.indexing import MAX_SEGMENT_CHARS, split_into_segments

@@ -4,23 +4,24 @@ import socket
 from typing import Any
 
 import pytest
-from console_testing import CHAT_MODEL, PROVIDER_KEY, FakeProvider, assert_error
+from api_shortcuts import CHAT_MODEL, PROVIDER_KEY, assert_error
 from fastapi.testclient import TestClient
 
 from agent_builder.console.services import providers
 from agent_builder.console.services.masking import mask_secret
+from tests.fakes.upstream import FakeUpstream, Raw
 
 BASE = "/console/api/model-providers"
 
 
-def _create(client: TestClient, fake: FakeProvider, **overrides: Any) -> Any:
+def _create(client: TestClient, fake: FakeUpstream, **overrides: Any) -> Any:
     return client.post(
-        BASE, json={"name": "Fake", "base_url": fake.url, "api_key": PROVIDER_KEY, **overrides}
+        BASE, json={"name": "Fake", "base_url": fake.base_url, "api_key": PROVIDER_KEY, **overrides}
     )
 
 
 def test_valid_provider_is_active_with_its_chat_models_inactive(
-    client: TestClient, fake_provider: FakeProvider
+    client: TestClient, fake_provider: FakeUpstream
 ) -> None:
     response = _create(client, fake_provider)
     assert response.status_code == 201, response.text
@@ -32,10 +33,10 @@ def test_valid_provider_is_active_with_its_chat_models_inactive(
     ]  # embeddings are not chat models
     assert all(m["active"] is False and m["provider_name"] == "Fake" for m in provider["models"])
     # The validation was a real call with the key as a bearer token.
-    assert fake_provider.seen_auth == [f"Bearer {PROVIDER_KEY}"]
+    assert [call.headers["authorization"] for call in fake_provider.seen] == [f"Bearer {PROVIDER_KEY}"]
 
 
-def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
     assert provider["api_key_masked"] == "sk-…cdef"
     for response in (
@@ -47,7 +48,7 @@ def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeProvid
 
 
 def test_rejected_key_makes_the_provider_invalid_with_the_providers_message(
-    client: TestClient, fake_provider: FakeProvider
+    client: TestClient, fake_provider: FakeUpstream
 ) -> None:
     provider = _create(client, fake_provider, api_key="sk-wrong-key-000000").json()
     assert provider["status"] == "invalid"
@@ -67,7 +68,7 @@ def test_unreachable_provider_is_invalid_not_an_error(client: TestClient) -> Non
     assert response.json()["error"] == "connection refused"
 
 
-def test_broken_provider_answers_are_reported(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_broken_provider_answers_are_reported(client: TestClient, fake_provider: FakeUpstream) -> None:
     for index, (status, body, error) in enumerate(
         [
             (500, b"<html>upstream exploded</html>", "HTTP 500: <html>upstream exploded</html>"),
@@ -76,21 +77,21 @@ def test_broken_provider_answers_are_reported(client: TestClient, fake_provider:
             (200, b'{"models": []}', 'invalid response: expected a JSON object with a "data" list of models'),
         ]
     ):
-        fake_provider.status, fake_provider.body = status, body
+        fake_provider.models_answer = Raw(body, status)
         provider = _create(client, fake_provider, name=f"Broken {index}").json()
         assert (provider["status"], provider["error"]) == ("invalid", error)
 
 
 def test_slow_provider_times_out(
-    client: TestClient, fake_provider: FakeProvider, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, fake_provider: FakeUpstream, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(providers, "VALIDATION_TIMEOUT_SECONDS", 0.2)
-    fake_provider.delay = 1.0
+    fake_provider.models_delay_s = 1.0
     provider = _create(client, fake_provider).json()
     assert (provider["status"], provider["error"]) == ("invalid", "timed out after 0.2 s")
 
 
-def test_activation_and_model_listing(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_activation_and_model_listing(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
     model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
     response = client.patch(f"{BASE}/{provider['id']}/models/{model['id']}", json={"active": True})
@@ -104,7 +105,7 @@ def test_activation_and_model_listing(client: TestClient, fake_provider: FakePro
 
 
 def test_revalidation_keeps_activation_adds_new_models_and_drops_vanished_ones(
-    client: TestClient, fake_provider: FakeProvider
+    client: TestClient, fake_provider: FakeUpstream
 ) -> None:
     provider = _create(client, fake_provider).json()
     model = next(m for m in provider["models"] if m["name"] == CHAT_MODEL)
@@ -113,13 +114,13 @@ def test_revalidation_keeps_activation_adds_new_models_and_drops_vanished_ones(
     revalidated = client.post(f"{BASE}/{provider['id']}/validate").json()
     assert {m["name"]: m["active"] for m in revalidated["models"]} == {CHAT_MODEL: True, "gpt-5": False}
     # A failed validation marks the provider invalid but forgets nothing.
-    fake_provider.status = 503
+    fake_provider.models_answer = Raw(b"", 503)
     failed = client.post(f"{BASE}/{provider['id']}/validate").json()
     assert failed["status"] == "invalid" and failed["error"].startswith("HTTP 503")
     assert failed["models"] == revalidated["models"]
 
 
-def test_patch_revalidates_with_the_new_key(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_patch_revalidates_with_the_new_key(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider, api_key="sk-wrong-key-000000").json()
     assert provider["status"] == "invalid"
     response = client.patch(f"{BASE}/{provider['id']}", json={"api_key": PROVIDER_KEY, "name": "Renamed"})
@@ -130,7 +131,7 @@ def test_patch_revalidates_with_the_new_key(client: TestClient, fake_provider: F
     assert client.patch(f"{BASE}/{provider['id']}", json={"name": "Again"}).json()["status"] == "active"
 
 
-def test_duplicate_names_conflict(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_duplicate_names_conflict(client: TestClient, fake_provider: FakeUpstream) -> None:
     first = _create(client, fake_provider).json()
     assert_error(_create(client, fake_provider), 409, "name_taken")
     second = _create(client, fake_provider, name="Other").json()
@@ -138,7 +139,7 @@ def test_duplicate_names_conflict(client: TestClient, fake_provider: FakeProvide
     assert [p["name"] for p in client.get(BASE).json()["data"]] == ["Fake", "Other"]
 
 
-def test_bad_provider_input_is_422(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_bad_provider_input_is_422(client: TestClient, fake_provider: FakeUpstream) -> None:
     for overrides, field in (
         ({"base_url": "ftp://example.com"}, "base_url"),
         ({"base_url": "example.com/v1"}, "base_url"),
@@ -153,10 +154,10 @@ def test_bad_provider_input_is_422(client: TestClient, fake_provider: FakeProvid
         body = assert_error(_create(client, fake_provider, **overrides), 422, "invalid_request")
         assert body["errors"][0]["field"] == field, (overrides, body)
     assert client.get(BASE).json()["data"] == []
-    assert fake_provider.seen_auth == []  # nothing invalid was sent anywhere
+    assert fake_provider.seen == []  # nothing invalid was sent anywhere
 
 
-def test_delete_removes_provider_and_models(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_delete_removes_provider_and_models(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
     assert client.delete(f"{BASE}/{provider['id']}").status_code == 204
     assert_error(client.get(f"{BASE}/{provider['id']}"), 404, "not_found")
@@ -164,7 +165,7 @@ def test_delete_removes_provider_and_models(client: TestClient, fake_provider: F
     assert_error(client.delete(f"{BASE}/{provider['id']}"), 404, "not_found")
 
 
-def test_unknown_ids_are_404(client: TestClient, fake_provider: FakeProvider) -> None:
+def test_unknown_ids_are_404(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
     assert_error(client.post(f"{BASE}/nope/validate"), 404, "not_found")
     assert_error(client.patch(f"{BASE}/nope", json={"name": "x"}), 404, "not_found")

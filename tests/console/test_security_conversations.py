@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from console_testing import BROWSER_HEADERS, assert_error, sign_in
+from api_shortcuts import BROWSER_HEADERS, assert_error, sign_in
 from fastapi.testclient import TestClient
 
 from agent_builder.console.db import new_id, utc_now

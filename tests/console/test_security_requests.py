@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent
 from fastapi.testclient import TestClient
 
 import agent_builder.console.ui

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import sqlite3
 import stat
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
-from threading import Thread
-from typing import Any
 
 import httpx
 import pytest
-from console_testing import PROVIDER_KEY, FakeProvider, sign_in
+from api_shortcuts import PROVIDER_KEY, sign_in
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
@@ -24,16 +21,17 @@ from agent_builder.console import crypto
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database, new_id, utc_now
 from agent_builder.settings import ConfigError
-from tests.runtime.service_process import agent_builder, service
+from tests.fakes.upstream import FakeUpstream, Raw
+from tests.product_services import agent_builder, running
 
 TOOL_SECRET = "tvly-tool-secret-0123456789"
 ENV_SECRET = "env-secret-value-0123456789"
 
 
-def _add_secrets(client: TestClient, fake_provider: FakeProvider) -> None:
+def _add_secrets(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = client.post(
         "/console/api/model-providers",
-        json={"name": "P", "base_url": fake_provider.url, "api_key": PROVIDER_KEY},
+        json={"name": "P", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
     )
     assert provider.json()["status"] == "active", provider.text
     credential = {
@@ -58,7 +56,7 @@ def _stored(db_path: Path) -> list[str]:
 
 
 def test_secrets_are_stored_encrypted_with_a_private_key_file(
-    client: TestClient, fake_provider: FakeProvider, db_path: Path
+    client: TestClient, fake_provider: FakeUpstream, db_path: Path
 ) -> None:
     _add_secrets(client, fake_provider)
     stored = _stored(db_path)
@@ -74,7 +72,7 @@ def test_secrets_are_stored_encrypted_with_a_private_key_file(
 
 
 def test_the_configured_key_is_used_instead_of_a_file(
-    make_client: Callable[..., TestClient], fake_provider: FakeProvider, db_path: Path
+    make_client: Callable[..., TestClient], fake_provider: FakeUpstream, db_path: Path
 ) -> None:
     key = Fernet.generate_key().decode()
     client = make_client(secret_key=key)
@@ -105,7 +103,7 @@ def test_plaintext_rows_of_an_older_console_are_encrypted_at_start(
 
 
 def test_a_key_that_does_not_fit_stops_the_console(
-    make_client: Callable[..., TestClient], fake_provider: FakeProvider, db_path: Path
+    make_client: Callable[..., TestClient], fake_provider: FakeUpstream, db_path: Path
 ) -> None:
     client = make_client()
     sign_in(client)
@@ -117,7 +115,7 @@ def test_a_key_that_does_not_fit_stops_the_console(
 
 def test_rotation_re_encrypts_with_the_newest_key(
     make_client: Callable[..., TestClient],
-    fake_provider: FakeProvider,
+    fake_provider: FakeUpstream,
     db_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -138,16 +136,16 @@ def test_rotation_re_encrypts_with_the_newest_key(
 
 
 def test_a_provider_that_quotes_the_key_back_is_shown_without_it(
-    client: TestClient, fake_provider: FakeProvider
+    client: TestClient, fake_provider: FakeUpstream
 ) -> None:
-    fake_provider.status = 401
-    fake_provider.body = (
+    fake_provider.models_answer = Raw(
         b'{"error": {"message": "Incorrect API key provided: ' + PROVIDER_KEY.encode() + b". "
-        b'Bearer sk-other-9876543210abcdef and token=0123456789abcdefABCDEF0123456789 are no good"}}'
+        b'Bearer sk-other-9876543210abcdef and token=0123456789abcdefABCDEF0123456789 are no good"}}',
+        401,
     )
     provider = client.post(
         "/console/api/model-providers",
-        json={"name": "P", "base_url": fake_provider.url, "api_key": PROVIDER_KEY},
+        json={"name": "P", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
     ).json()
     assert provider["status"] == "invalid"
     assert provider["error"].startswith("HTTP 401: Incorrect API key provided: ***")
@@ -180,29 +178,13 @@ def test_base_urls_are_shown_without_their_password_or_query_key(client: TestCli
         assert conn.execute("SELECT base_url FROM providers").fetchone()[0] == url
 
 
-class _Anything(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        self.send_response(404)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def listener() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Anything)
-    Thread(target=server.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-def test_logs_never_show_url_credentials(tmp_path: Path, listener: str) -> None:
+def test_logs_never_show_url_credentials(tmp_path: Path, fake_upstream: FakeUpstream) -> None:
+    fake_upstream.models_answer = Raw(b"", 404)
+    listener = fake_upstream.url.removeprefix("http://")
     env = {"AGENT_BUILDER_ADMIN_EMAIL": "a@example.com", "AGENT_BUILDER_ADMIN_PASSWORD": "log-test-password"}
     command = agent_builder("console", "--port", "0", "--db", str(tmp_path / "c.db"))
     with (
-        service(command, "AGENT_BUILDER_READY", tmp_path / "console.log", env=env) as console,
+        running(command, "AGENT_BUILDER_READY", tmp_path / "console.log", env=env) as console,
         httpx.Client(base_url=console.url, headers={"Origin": console.url}) as http,
     ):
         http.post("/console/api/login", json={"email": "a@example.com", "password": "log-test-password"})
@@ -211,7 +193,7 @@ def test_logs_never_show_url_credentials(tmp_path: Path, listener: str) -> None:
             "/console/api/model-providers", json={"name": "P", "base_url": url, "api_key": "sk-x"}
         )
         assert created.json()["error"].startswith("HTTP 404"), created.text
-    log = console.log_text()
+    log = console.log_path.read_text()
     assert f"HTTP Request: GET http://admin:***@{listener}/v1" in log  # httpx logged the request...
     assert "hunter2" not in log and "sekrit-query-key" not in log  # ...without its credentials
 

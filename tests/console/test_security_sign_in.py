@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from console_testing import ADMIN_EMAIL, ADMIN_PASSWORD, BROWSER_HEADERS, assert_error
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, BROWSER_HEADERS, assert_error
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from console_testing import assert_error, create_agent, sign_in
+from api_shortcuts import assert_error, create_agent, sign_in
 from fastapi.testclient import TestClient
 
 BODY = {

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from console_testing import assert_error
+from api_shortcuts import assert_error
 from fastapi.testclient import TestClient
 
 

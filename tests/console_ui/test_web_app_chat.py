@@ -1,5 +1,6 @@
-"""Chatting in the public web app, against a console wired to the real runtime (chat_stack.py):
-streamed replies, tool calls, Stop, provider errors, and the conversation surviving a reload."""
+"""Chatting in the public web app, against a console wired to the real runtime
+(tests/chat_stack.py): streamed replies, tool calls, Stop, provider errors, and the conversation
+surviving a reload."""
 
 from __future__ import annotations
 
@@ -10,27 +11,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.console.chat_stack import ChatStack, chat_stack, publish_agent, site_token
+from tests.chat_stack import ChatStack
+from tests.console_api_setup import publish_agent, site_token
 from tests.console_ui.page_errors import watch_errors
-from tests.runtime.runtime_testing import ScriptedProvider, Stall, Status, Text
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChatStack]:
-    with chat_stack(tmp_path_factory.mktemp("chat-ui-stack")) as stack:
-        yield stack
+from tests.fakes.upstream import FakeUpstream, Stall, Status, Text
 
 
 @pytest.fixture
-def scripted(stack: ChatStack) -> ScriptedProvider:
-    stack.scripted.reset()
-    return stack.scripted
-
-
-@pytest.fixture
-def visitor(browser: Browser, stack: ChatStack) -> Iterator[Page]:
+def visitor(browser: Browser, chat_stack: ChatStack) -> Iterator[Page]:
     """A signed-out page (web app visitors have no account); script errors fail the test."""
-    context = browser.new_context(base_url=stack.console_url, viewport={"width": 1000, "height": 800})
+    context = browser.new_context(base_url=chat_stack.console_url, viewport={"width": 1000, "height": 800})
     page = context.new_page()
     errors = watch_errors(page)
     yield page
@@ -56,16 +46,16 @@ def expect_composer_ready(page: Page) -> None:
 
 
 def test_a_reply_streams_in_and_the_conversation_survives_a_reload(
-    visitor: Page, stack: ChatStack, scripted: ScriptedProvider
+    visitor: Page, chat_stack: ChatStack, fake_upstream: FakeUpstream
 ) -> None:
     agent = publish_agent(
-        stack.api,
-        stack.scripted_model,
+        chat_stack.api,
+        chat_stack.scripted_model,
         name="Orders agent",
         opening_statement="Hello! Ask me about your order.",
         suggested_questions=["Where is my order?"],
     )
-    scripted.reset(Text("It ships tomorrow morning."))
+    fake_upstream.reply(Text("It ships tomorrow morning."))
     log = open_web_app(visitor, agent)
     visitor.get_by_role("button", name="Where is my order?").click()
     expect(log.get_by_role("article", name="You")).to_have_text("YouWhere is my order?")
@@ -77,7 +67,7 @@ def test_a_reply_streams_in_and_the_conversation_survives_a_reload(
     visitor.reload()
     expect(log.get_by_role("article", name="You")).to_have_text("YouWhere is my order?")
     expect(reply).to_have_text("Orders agentIt ships tomorrow morning.")
-    assert len(scripted.chat_calls()) == 1  # restored from the console, not asked again
+    assert len(fake_upstream.calls("/v1/chat")) == 1  # restored from the console, not asked again
 
     visitor.get_by_role("button", name="New conversation").click()
     expect(log.get_by_role("article")).to_have_count(1)  # the opening statement only
@@ -88,10 +78,10 @@ def test_a_reply_streams_in_and_the_conversation_survives_a_reload(
 
 
 def test_stop_during_a_stalled_stream_keeps_the_partial_reply(
-    visitor: Page, stack: ChatStack, scripted: ScriptedProvider
+    visitor: Page, chat_stack: ChatStack, fake_upstream: FakeUpstream
 ) -> None:
-    agent = publish_agent(stack.api, stack.scripted_model)
-    scripted.reset(Stall("Here is the beginning"))
+    agent = publish_agent(chat_stack.api, chat_stack.scripted_model)
+    fake_upstream.reply(Stall("Here is the beginning"))
     log = open_web_app(visitor, agent)
     ask(visitor, "Tell me everything")
     reply = log.get_by_role("article", name="Agent", exact=True)
@@ -104,16 +94,16 @@ def test_stop_during_a_stalled_stream_keeps_the_partial_reply(
     expect(reply.get_by_text("Stopped", exact=True)).to_be_visible()
     expect(reply).not_to_have_attribute("aria-busy", "true")
     expect_composer_ready(visitor)
-    assert scripted.disconnected.wait(5), "the model call was not abandoned"
+    assert fake_upstream.disconnected.wait(5), "the model call was not abandoned"
 
     visitor.reload()
     expect(reply).to_contain_text("Here is the beginning")
     expect(reply.get_by_text("Stopped", exact=True)).to_be_visible()
 
 
-def test_tool_calls_are_shown_with_their_results(visitor: Page, stack: ChatStack) -> None:
+def test_tool_calls_are_shown_with_their_results(visitor: Page, chat_stack: ChatStack) -> None:
     agent = publish_agent(
-        stack.api, stack.reference_model, tools=[{"name": "sandbox_shell", "enabled": True}]
+        chat_stack.api, chat_stack.reference_model, tools=[{"name": "sandbox_shell", "enabled": True}]
     )
     log = open_web_app(visitor, agent)
     ask(visitor, "Please run the command `echo ui-$((2*21))`")
@@ -132,10 +122,10 @@ def test_tool_calls_are_shown_with_their_results(visitor: Page, stack: ChatStack
 
 
 def test_a_provider_error_is_shown_and_the_composer_recovers(
-    visitor: Page, stack: ChatStack, scripted: ScriptedProvider
+    visitor: Page, chat_stack: ChatStack, fake_upstream: FakeUpstream
 ) -> None:
-    agent = publish_agent(stack.api, stack.scripted_model)
-    scripted.reset(Status(401, "Incorrect API key provided"), Text("Working again."))
+    agent = publish_agent(chat_stack.api, chat_stack.scripted_model)
+    fake_upstream.reply(Status(401, "Incorrect API key provided"), Text("Working again."))
     log = open_web_app(visitor, agent)
     ask(visitor, "Hello?")
     alert = log.get_by_role("alert")

@@ -12,7 +12,7 @@ from openai import NotFoundError, OpenAI
 
 from support.replay.reference_model import answer, proposal
 from support.replay.tone_audio import encode
-from tests.runtime.service_process import PYTHON, service
+from tests.product_services import reference_model
 
 SHELL_TOOL = {
     "type": "function",
@@ -29,10 +29,8 @@ SHELL_TOOL = {
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    log = tmp_path_factory.mktemp("reference-model") / "reference-model.log"
-    command = [PYTHON, "-m", "support.replay.reference_model", "--port", "0"]
-    with service(command, "REFERENCE_MODEL_READY", log) as process:
-        yield process.url
+    with reference_model(tmp_path_factory.mktemp("reference-model") / "reference-model.log") as service:
+        yield service.url
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
 from support.replay.scope import Mode
 from support.replay.server import BackgroundServer, replay_server
-
-from .scripted_upstream import ScriptedUpstream
+from tests.fakes.upstream import FakeUpstream
 
 UPSTREAM_KEY = "sk-upstream-REAL-provider-key-123456"
 CLIENT_KEY = "sk-product-dummy-key-abcdef"
@@ -39,34 +38,19 @@ class Replay:
         return self.clients[caller]
 
 
-@pytest.fixture(scope="session")
-def scripted_server() -> Iterator[tuple[ScriptedUpstream, str]]:
-    upstream = ScriptedUpstream()
-    with BackgroundServer(upstream.app()) as server:
-        yield upstream, server.url
-
-
-@pytest.fixture
-def upstream(scripted_server: tuple[ScriptedUpstream, str]) -> ScriptedUpstream:
-    scripted_server[0].requests.clear()
-    return scripted_server[0]
-
-
 @pytest.fixture
 def cassettes(tmp_path: Path) -> Path:
     return tmp_path / "cassettes"
 
 
 @pytest.fixture
-def start_replay(
-    scripted_server: tuple[ScriptedUpstream, str], cassettes: Path
-) -> Iterator[Callable[..., Replay]]:
-    """Starts replay servers against the scripted upstream; all are stopped after the test."""
+def start_replay(fake_upstream: FakeUpstream, cassettes: Path) -> Iterator[Callable[..., Replay]]:
+    """Starts replay servers against the fake upstream; all are stopped after the test."""
     servers: list[BackgroundServer] = []
     with ExitStack() as stack:
 
         def start(mode: Mode = "replay", pace_ms: int = 0) -> Replay:
-            upstream_url = scripted_server[1]
+            upstream_url = fake_upstream.url
             config = ReplayConfig(
                 cassettes=cassettes,
                 mode=mode,

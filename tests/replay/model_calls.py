@@ -8,8 +8,9 @@ from typing import Any
 
 from openai import OpenAI
 
+from tests.fakes.upstream import MODEL
+
 from .conftest import Replay
-from .scripted_upstream import MODEL
 
 StartReplay = Callable[..., Replay]
 FEATURE = "features/agent/chat.feature"

@@ -13,10 +13,10 @@ import pytest
 from support.replay.cassette import load_cassette
 from support.replay.matching import AudioRequest, audio_request, key_of, key_text
 from support.replay.scope import FailPatch
+from tests.fakes.upstream import FakeUpstream
 
 from .conftest import CLIENT_KEY, UPSTREAM_KEY, Replay
 from .model_calls import FEATURE, StartReplay, record
-from .scripted_upstream import ScriptedUpstream
 
 AUDIO = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(range(200))
 CALLER = "speech_to_text"
@@ -46,10 +46,10 @@ def test_the_key_is_the_audio_hash_and_the_call_site() -> None:
 
 
 def test_the_same_recording_replays_and_another_one_misses(
-    start_replay: StartReplay, upstream: ScriptedUpstream, cassettes: Path
+    start_replay: StartReplay, fake_upstream: FakeUpstream, cassettes: Path
 ) -> None:
     recorded = record(start_replay, "Voice question", transcribe)
-    calls_while_recording = upstream.count("/v1/audio")
+    calls_while_recording = len(fake_upstream.calls("/v1/audio"))
     entry = load_cassette(cassettes / "agent/chat/voice-question.json").entries[0]
     assert entry.call_site == CALLER and entry.request.kind == "audio"
 
@@ -57,7 +57,7 @@ def test_the_same_recording_replays_and_another_one_misses(
     replay.control.open_scope("Voice question", FEATURE)
     assert transcribe(replay) == recorded
     assert replay.control.close_scope().ok
-    assert upstream.count("/v1/audio") == calls_while_recording  # replay never calls the provider
+    assert len(fake_upstream.calls("/v1/audio")) == calls_while_recording  # replay never calls the provider
 
     replay.control.open_scope("Voice question", FEATURE)
     with pytest.raises(openai.NotFoundError, match="replay miss"):

@@ -17,10 +17,10 @@ from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl, ReplayControlError
 from support.replay.scope import FailPatch, HangPatch, ReplacePatch
 from support.replay.server import replay_server
+from tests.fakes.upstream import MODEL
 
 from .conftest import CLIENT_KEY, Replay
 from .model_calls import FEATURE, StartReplay, ask, record
-from .scripted_upstream import MODEL
 
 
 def capture(failures: list[openai.APIError], action: Callable[[], Any]) -> None:

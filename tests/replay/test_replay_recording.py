@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import openai
 import pytest
-from fastapi import FastAPI
-from fastapi.responses import StreamingResponse
 from httpx_sse import connect_sse
 from openai import OpenAI
 
 from support.replay.cassette import SseResponse, load_cassette
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
-from support.replay.server import BackgroundServer, replay_server
+from support.replay.server import replay_server
+from tests.fakes.raw_stream import raw_stream_server
+from tests.fakes.upstream import MODEL, FakeUpstream
 
 from .conftest import CLIENT_KEY, UPSTREAM_KEY, Replay
 from .model_calls import FEATURE, StartReplay, ask, record
-from .scripted_upstream import MODEL, ScriptedUpstream
 
 
 def test_no_secret_reaches_the_cassette(start_replay: StartReplay, cassettes: Path) -> None:
@@ -56,13 +54,13 @@ def test_no_secret_reaches_the_cassette(start_replay: StartReplay, cassettes: Pa
 
 
 def test_live_mode_forwards_and_records_nothing(
-    start_replay: StartReplay, upstream: ScriptedUpstream, cassettes: Path
+    start_replay: StartReplay, fake_upstream: FakeUpstream, cassettes: Path
 ) -> None:
     live = start_replay("live")
     live.control.open_scope("Live", FEATURE)
     assert ask(live.client(), "hi")["choices"][0]["message"]["content"] == "You said: hi"
     assert live.control.close_scope().written is None
-    assert upstream.count("/v1/chat/completions") == 1 and not cassettes.exists()
+    assert len(fake_upstream.calls("/v1/chat/completions")) == 1 and not cassettes.exists()
 
 
 def test_recording_through_an_unreachable_upstream_is_a_reported_problem(cassettes: Path) -> None:
@@ -105,20 +103,6 @@ MULTI_LINE_STREAM = [
 ]
 
 
-def _multi_line_upstream() -> FastAPI:
-    app = FastAPI()
-
-    @app.post("/v1/chat/completions")
-    async def chat() -> StreamingResponse:
-        async def body() -> AsyncIterator[bytes]:
-            for piece in MULTI_LINE_STREAM:
-                yield piece
-
-        return StreamingResponse(body(), media_type="text/event-stream")
-
-    return app
-
-
 def _streamed(url: str) -> list[str]:
     """The `data` of each event the replay server streams back, as a client reads them."""
     body = {"model": MODEL, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
@@ -130,7 +114,7 @@ def _streamed(url: str) -> list[str]:
 
 
 def test_multi_line_sse_data_is_recorded_joined_and_replayed_intact(cassettes: Path) -> None:
-    with BackgroundServer(_multi_line_upstream()) as upstream:
+    with raw_stream_server("/v1/chat/completions", MULTI_LINE_STREAM) as upstream:
         config = ReplayConfig(cassettes=cassettes, mode="record", upstream=f"{upstream.url}/v1", api_key="k")
         with replay_server(config) as server, ReplayControl(server.url) as control:
             control.open_scope("Multi-line", FEATURE)

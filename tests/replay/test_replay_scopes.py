@@ -12,25 +12,25 @@ import pytest
 
 from support.replay.cassette import JsonResponse, SseResponse, load_cassette
 from support.replay.control import ReplayControlError
+from tests.fakes.upstream import MODEL, FakeUpstream
 
 from .conftest import UPSTREAM_KEY
 from .model_calls import FEATURE, StartReplay, agent_turn, ask, record
-from .scripted_upstream import MODEL, ScriptedUpstream
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["json", "sse"])
 def test_record_then_replay_is_identical_and_replay_never_calls_upstream(
-    start_replay: StartReplay, upstream: ScriptedUpstream, cassettes: Path, stream: bool
+    start_replay: StartReplay, fake_upstream: FakeUpstream, cassettes: Path, stream: bool
 ) -> None:
     recorded = record(start_replay, "Weather question", lambda r: agent_turn(r.client(), stream=stream))
-    assert upstream.count("/v1/chat/completions") == 2
-    assert all(seen.headers["authorization"] == f"Bearer {UPSTREAM_KEY}" for seen in upstream.requests)
+    assert len(fake_upstream.calls("/v1/chat/completions")) == 2
+    assert all(seen.headers["authorization"] == f"Bearer {UPSTREAM_KEY}" for seen in fake_upstream.seen)
     if stream:  # the tool call really was streamed in pieces, and is replayed so
         assert (
             sum(bool(c["choices"] and c["choices"][0]["delta"].get("tool_calls")) for c in recorded[0]) == 3
         )
 
-    upstream.requests.clear()
+    fake_upstream.seen.clear()
     replay = start_replay("replay")
     opened = replay.control.open_scope("Weather question", FEATURE)
     assert opened["entries"] == 2
@@ -39,7 +39,7 @@ def test_record_then_replay_is_identical_and_replay_never_calls_upstream(
 
     assert replayed == recorded
     assert report.ok, report.problems_text()
-    assert upstream.requests == []
+    assert fake_upstream.seen == []
     entries = load_cassette(cassettes / "agent/chat/weather-question.json").entries
     assert [type(e.response) for e in entries] == [SseResponse if stream else JsonResponse] * 2
 

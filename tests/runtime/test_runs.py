@@ -1,40 +1,28 @@
-"""The runtime as a real process: runs against the reference model and a real shellctl, and
-against a scripted provider for retries, provider errors, cancellation and disconnects."""
+"""The runtime as a real process: runs against the reference model and a real shellctl, what it
+sends the model, its tools, request validation, its log and concurrent runs. Failures and
+cancellation: test_run_failures.py."""
 
 from __future__ import annotations
 
 import json
 import threading
 import time
-from collections.abc import Callable
 
 import httpx
 import pytest
 
+from support.stack import Service
+from tests.fakes.upstream import FakeUpstream, Status
 from tests.runtime.conftest import SHELL_TIMEOUT_S, SHELLCTL_TOKEN
-from tests.runtime.runtime_testing import (
+from tests.runtime.run_requests import (
     KNOWLEDGE_TOKEN,
     MODEL_KEY,
     SEARCH_KEY,
-    CallTool,
-    ScriptedProvider,
-    Stall,
-    Status,
-    Text,
     message_text,
     names,
-    read_events,
     run_body,
     run_events,
 )
-from tests.runtime.service_process import Service
-
-
-def _wait_until(condition: Callable[[], bool], timeout_s: float = 5) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.02)
 
 
 def test_probes(client: httpx.Client) -> None:
@@ -56,12 +44,10 @@ def test_reply_streams_in_several_deltas(client: httpx.Client, reference_model_u
     assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"]
 
 
-def test_history_reaches_the_model(
-    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
-) -> None:
+def test_history_reaches_the_model(client: httpx.Client, fake_upstream: FakeUpstream) -> None:
     history = [{"role": "user", "content": "first"}, {"role": "assistant", "content": "You said: first"}]
-    run_events(client, run_body(f"{scripted_url}/v1", "second", history=history, tools=("json_replace",)))
-    (call,) = scripted.chat_calls()
+    run_events(client, run_body(fake_upstream.base_url, "second", history=history, tools=("json_replace",)))
+    (call,) = fake_upstream.calls("/v1/chat")
     messages = call.body["messages"]
     assert messages[0]["role"] == "system" and messages[0]["content"].startswith(
         "You are a careful test agent."
@@ -78,13 +64,11 @@ def test_history_reaches_the_model(
     assert call.headers["authorization"] == f"Bearer {MODEL_KEY}"
 
 
-def test_disabled_tools_are_not_offered(
-    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    body = run_body(f"{scripted_url}/v1", "hi")
+def test_disabled_tools_are_not_offered(client: httpx.Client, fake_upstream: FakeUpstream) -> None:
+    body = run_body(fake_upstream.base_url, "hi")
     body["agent"]["tools"] = [{"name": "sandbox_shell", "enabled": False}]
     run_events(client, body)
-    assert "tools" not in scripted.chat_calls()[0].body
+    assert "tools" not in fake_upstream.calls("/v1/chat")[0].body
 
 
 def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str, shellctl_url: str) -> None:
@@ -189,19 +173,19 @@ def test_json_replace(client: httpx.Client, reference_model_url: str) -> None:
 
 
 def test_knowledge_search_calls_the_retrieve_endpoint(
-    client: httpx.Client, reference_model_url: str, scripted: ScriptedProvider, scripted_url: str
+    client: httpx.Client, reference_model_url: str, fake_upstream: FakeUpstream
 ) -> None:
     body = run_body(
         reference_model_url,
         "search the knowledge base for the launch code",
         tools=("knowledge_search",),
         services={
-            "knowledge": {"retrieve_url": f"{scripted_url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN}
+            "knowledge": {"retrieve_url": f"{fake_upstream.url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN}
         },
         knowledge={"dataset_ids": ["ds-1"], "top_k": 2, "score_threshold": 0.1},
     )
     events = run_events(client, body)
-    (retrieve,) = [seen for seen in scripted.seen if seen.path == "/knowledge/retrieve"]
+    (retrieve,) = fake_upstream.calls("/knowledge/retrieve")
     assert retrieve.headers["authorization"] == f"Bearer {KNOWLEDGE_TOKEN}"
     assert retrieve.body == {
         "query": "the launch code",
@@ -236,113 +220,6 @@ def test_web_search_calls_the_provider(client: httpx.Client, reference_model_url
     assert events[-1].data["message"].startswith("Tool web_search returned: agent builders (1)")
 
 
-def test_500_then_success_is_retried_once(
-    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Status(500), Text("recovered answer"))
-    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
-    assert names(events)[:2] == ["run.started", "retry"]
-    assert events[1].data == {"attempt": 1, "status": 500, "delay_ms": 10}
-    assert names(events).count("retry") == 1
-    assert events[-1].name == "run.completed"
-    assert events[-1].data["message"] == "recovered answer "
-    assert len(scripted.chat_calls()) == 2
-
-
-def test_401_fails_without_retry_and_hides_the_key(
-    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Status(401, f"Incorrect API key provided: {MODEL_KEY}"))
-    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
-    assert names(events) == ["run.started", "run.failed"]
-    failed = events[-1].data
-    assert (failed["code"], failed["status"]) == ("provider_auth_failed", 401)
-    assert "Incorrect API key provided" in failed["message"] and MODEL_KEY not in failed["message"]
-    assert len(scripted.chat_calls()) == 1
-
-
-def test_400_is_a_provider_error(client: httpx.Client, scripted: ScriptedProvider, scripted_url: str) -> None:
-    scripted.reset(Status(400, "max_tokens is too large"))
-    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
-    assert names(events) == ["run.started", "run.failed"]
-    assert events[-1].data["code"] == "provider_error"
-    assert "max_tokens is too large" in events[-1].data["message"]
-
-
-def test_exhausted_budget_is_provider_unavailable(
-    client: httpx.Client, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Status(503), Status(429), Status(502))
-    events = run_events(client, run_body(f"{scripted_url}/v1", "hi"))
-    assert names(events) == ["run.started", "retry", "retry", "run.failed"]
-    assert [event.data["delay_ms"] for event in events[1:3]] == [10, 20]
-    assert events[-1].data["code"] == "provider_unavailable"
-    assert events[-1].data["status"] == 502
-
-
-def test_unreachable_provider_is_retried_then_unavailable(client: httpx.Client) -> None:
-    events = run_events(client, run_body("http://127.0.0.1:9/v1", "hi"))
-    assert names(events) == ["run.started", "retry", "retry", "run.failed"]
-    assert "error" in events[1].data and "status" not in events[1].data
-    assert events[-1].data["code"] == "provider_unavailable"
-
-
-def test_tool_loop_is_bounded(client: httpx.Client, scripted: ScriptedProvider, scripted_url: str) -> None:
-    scripted.reset(*[CallTool("json_replace", {"json": "{}", "path": "a", "value": "1"})] * 7)
-    events = run_events(client, run_body(f"{scripted_url}/v1", "loop", tools=("json_replace",)))
-    assert names(events).count("tool.result") == 6
-    assert events[-1].name == "run.failed" and events[-1].data["code"] == "tool_loop_limit"
-
-
-def test_cancel_ends_a_stalled_run_promptly(
-    client: httpx.Client, runtime: Service, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Stall("partial words"))
-    body = run_body(f"{scripted_url}/v1", "hi")
-    with client.stream("POST", "/runs", json=body) as response:
-        events = read_events(response.iter_lines())
-        assert [next(events).name for _ in range(3)] == ["run.started", "message.delta", "message.delta"]
-        started = time.monotonic()
-        cancel = httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
-        assert cancel.status_code == 202
-        assert cancel.json() == {"run_id": body["run_id"], "status": "cancelling"}
-        rest = list(events)
-    assert time.monotonic() - started < 2
-    assert [event.name for event in rest] == ["run.cancelled"]
-    assert rest[0].data == {"partial_message": "partial words "}
-    assert scripted.disconnected.wait(5), "the provider stream was not abandoned"
-    assert httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").json()["code"] == "run_not_found"
-
-
-def test_client_disconnect_cancels_the_run(
-    runtime: Service, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Stall())
-    body = run_body(f"{scripted_url}/v1", "hi")
-    with (
-        httpx.Client(base_url=runtime.url, timeout=30) as own,
-        own.stream("POST", "/runs", json=body) as response,
-    ):
-        events = read_events(response.iter_lines())
-        assert next(events).name == "run.started"
-        _wait_until(lambda: bool(scripted.chat_calls()))  # the stall is parked upstream
-    assert scripted.disconnected.wait(5), "the provider stream was not abandoned"
-    _wait_until(lambda: httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").status_code == 404)
-
-
-def test_duplicate_active_run_id_is_409(
-    client: httpx.Client, runtime: Service, scripted: ScriptedProvider, scripted_url: str
-) -> None:
-    scripted.reset(Stall())
-    body = run_body(f"{scripted_url}/v1", "hi")
-    with client.stream("POST", "/runs", json=body) as response:
-        events = read_events(response.iter_lines())  # kept: dropping the iterator closes the connection
-        assert next(events).name == "run.started"
-        duplicate = httpx.post(f"{runtime.url}/runs", json=body)
-        assert duplicate.status_code == 409 and duplicate.json()["code"] == "run_exists"
-        httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
-
-
 @pytest.mark.parametrize(
     "change",
     [
@@ -371,22 +248,24 @@ def test_secrets_never_reach_the_log(
     client: httpx.Client,
     runtime: Service,
     reference_model_url: str,
-    scripted: ScriptedProvider,
-    scripted_url: str,
+    fake_upstream: FakeUpstream,
 ) -> None:
-    scripted.reset(Status(401, f"bad key {MODEL_KEY}"))
-    run_events(client, run_body(f"{scripted_url}/v1", "hi"))
+    fake_upstream.reply(Status(401, f"bad key {MODEL_KEY}"))
+    run_events(client, run_body(fake_upstream.base_url, "hi"))
     body = run_body(
         reference_model_url,
         "search the web for secrets",
         tools=("web_search", "knowledge_search"),
         services={
             "web_search": {"base_url": reference_model_url, "api_key": SEARCH_KEY},
-            "knowledge": {"retrieve_url": f"{scripted_url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN},
+            "knowledge": {
+                "retrieve_url": f"{fake_upstream.url}/knowledge/retrieve",
+                "token": KNOWLEDGE_TOKEN,
+            },
         },
     )
     assert run_events(client, body)[-1].name == "run.completed"
-    log = runtime.log_text()
+    log = runtime.log_path.read_text()
     assert f"run {body['run_id']}: run.completed" in log
     for secret in (MODEL_KEY, KNOWLEDGE_TOKEN, SEARCH_KEY):
         assert secret not in log

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.runtime.runtime_testing import SEARCH_KEY, run_body, run_events
+from tests.runtime.run_requests import SEARCH_KEY, run_body, run_events
 
 
 class _QuotesTheKey(BaseHTTPRequestHandler):

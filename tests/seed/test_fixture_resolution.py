@@ -4,14 +4,13 @@ remediation) on what it did not, and never let a scenario change a seeded fixtur
 from __future__ import annotations
 
 import itertools
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
 import pytest
+from fastapi import FastAPI
 from playwright.sync_api import BrowserContext, Page
 
 import steps.agent_setup as agent_steps
@@ -25,6 +24,7 @@ from support.fixtures.knowledge import fixture_dataset
 from support.fixtures.models import fixture_model
 from support.fixtures.runtime import agent_backend
 from support.fixtures.tools import fixture_web_search_credential
+from support.replay.server import BackgroundServer
 from support.seeded.specs import PROVIDER_NAME, agent_specs, dataset_specs
 from support.settings import Settings
 from support.world import World
@@ -175,24 +175,16 @@ def test_missing_and_drifted_fixtures_fail_with_owner_and_the_seed_command(
 
 @pytest.fixture
 def runtime_stub() -> Iterator[str]:
-    """Answers the two readiness probes like the agent backend and shellctl do."""
+    """Answers the two readiness probes like the agent backend and shellctl do (anything else: 404)."""
+    app = FastAPI(openapi_url=None)  # the stub's own /openapi.json is one of the two probes
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            ok = self.path in ("/openapi.json", "/healthz")
-            self.send_response(200 if ok else 404)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(b"{}")
+    async def ready() -> dict[str, str]:
+        return {}
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    for probe in ("/openapi.json", "/healthz"):
+        app.add_api_route(probe, ready, methods=["GET"])
+    with BackgroundServer(app) as server:
+        yield server.url
 
 
 def test_the_runtime_readiness_probes_the_backend_and_shellctl(tmp_path: Path, runtime_stub: str) -> None:

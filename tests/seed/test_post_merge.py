@@ -20,7 +20,7 @@ from ci import post_merge
 from ci.post_merge import EXIT_SERVICE_FAILED
 from seed.runner import EXIT_BLOCKED
 from support.settings import load_settings
-from tests.runtime.service_process import workspaces_folder
+from tests.product_services import workspaces_folder
 from tests.seed.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,7 @@ import json
 import os
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from seed.runner import EXIT_BLOCKED, EXIT_OK, EXIT_USAGE, run_seed
 from support.api.models import SystemModels
 from support.seeded.specs import PROVIDER_NAME, WEB_SEARCH_CREDENTIAL, agent_specs, dataset_specs
 from support.settings import Settings
+from tests.fakes.upstream import FakeUpstream
 from tests.seed.conftest import ADMIN_EMAIL, ADMIN_PASSWORD, console_client, free_port, raw_api
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,26 +178,11 @@ def test_a_dry_run_on_a_fresh_console_plans_everything_and_changes_nothing(
 
 
 @pytest.fixture
-def key_echoing_provider() -> Iterator[str]:
+def key_echoing_provider(fake_upstream: FakeUpstream) -> str:
     """A provider that refuses every key and echoes it back, as some real providers do."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            message = f"Incorrect API key provided: {self.headers['Authorization']}"
-            body = json.dumps({"error": {"message": message}})
-            self.send_response(401)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(body.encode())
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+    fake_upstream.api_key = "sk-a-key-nobody-sends"
+    fake_upstream.refusal = "Incorrect API key provided: {authorization}"
+    return fake_upstream.base_url
 
 
 def live_environ(console_url: str, artifacts: Path, provider_url: str) -> dict[str, str]:

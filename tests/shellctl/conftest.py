@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.runtime.service_process import Service, agent_builder, service, workspaces_folder
+from support.stack import Service
+from tests.product_services import agent_builder, running, workspaces_folder
 
 TOKEN = "shellctl-tests-token-0123456789"
 # In shellctl's own environment, like the console's admin password in the console's: no command may see it.
@@ -52,7 +53,7 @@ def running_shellctl(
     with workspaces_folder() as workspaces:
         command = agent_builder("shellctl", "--port", "0", "--workspaces", str(workspaces), *args)
         with (
-            service(command, "AGENT_BUILDER_READY", logs / f"{name}.log", env=env) as process,
+            running(command, "AGENT_BUILDER_READY", logs / f"{name}.log", env=env) as process,
             httpx.Client(
                 base_url=process.url, timeout=30, headers={"Authorization": f"Bearer {TOKEN}"}
             ) as client,

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.runtime.service_process import agent_builder, workspaces_folder
+from tests.product_services import agent_builder, workspaces_folder
 from tests.shellctl.conftest import running_shellctl
 
 
@@ -86,4 +86,4 @@ def test_no_isolation_warns_at_start_and_in_healthz(tmp_path: Path) -> None:
         result = unconfined.exec("dev", "pwd; echo $HOME")
         folder = unconfined.folder("dev")
         assert result["stdout"] == f"{folder}\n{folder}\n"  # the host folder itself: no namespace
-        assert "UNCONFINED" in unconfined.process.log_text()
+        assert "UNCONFINED" in unconfined.process.log_path.read_text()

@@ -1,9 +1,10 @@
-"""Helpers shared by the console backend tests (fixtures live in conftest.py)."""
+"""Shortcuts over the console API for the in-process backend tests (TestClient): the admin's
+credentials, sign in, create an agent, save its draft, upload, wait for indexing, assert an error.
+Fixtures live in conftest.py."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,19 +15,6 @@ PROVIDER_KEY = "sk-test-0123456789abcdef"
 CHAT_MODEL = "gpt-4o-mini"
 # What a browser sends from the console's own pages (TestClient's origin is http://testserver).
 BROWSER_HEADERS = {"Origin": "http://testserver"}
-
-
-@dataclass
-class FakeProvider:
-    """What the scripted provider answers; tests change it, the fixture resets it."""
-
-    models: list[str] = field(default_factory=lambda: [CHAT_MODEL, "gpt-4.1", "text-embedding-3-small"])
-    api_key: str = PROVIDER_KEY
-    status: int | None = None  # force this HTTP status
-    body: bytes | None = None  # force this body
-    delay: float = 0.0
-    seen_auth: list[str] = field(default_factory=list)
-    url: str = ""
 
 
 def sign_in(client: TestClient) -> None:
