@@ -116,12 +116,7 @@ class FakeUpstream:
             return _transcript(self._next(seen))
         if seen.path.startswith("/search/"):
             query = (seen.body or {}).get("query") or request.query_params.get("q", "")
-            return JSONResponse(
-                {
-                    "query": query,
-                    "results": [{"title": f"Result for {query}", "url": "https://example.com/1"}],
-                }
-            )
+            return JSONResponse(_search_results(query))
         if seen.path == "/knowledge/retrieve":
             return JSONResponse(_passages(seen.body["query"]))
         return _error(Status(404, f"no route {seen.path}"))
@@ -259,6 +254,10 @@ def _transcript(answer: Answer) -> Response:
 def _model_list(models: list[str]) -> Response:
     data = [{"id": name, "object": "model", "created": 0, "owned_by": "test"} for name in models]
     return JSONResponse({"object": "list", "data": data})
+
+
+def _search_results(query: str) -> dict[str, Any]:
+    return {"query": query, "results": [{"title": f"Result for {query}", "url": "https://example.com/1"}]}
 
 
 def _passages(query: str) -> dict[str, Any]:
