@@ -67,3 +67,19 @@ def test_a_transcription_is_scripted_or_counts_the_bytes(fake_upstream: FakeUpst
     )
     (first, _) = fake_upstream.calls("/v1/audio")
     assert first.body == {"fields": {"model": "whisper-1"}, "file": ("clip.wav", "audio/wav", b"RIFF1234")}
+
+
+def test_the_models_listing_and_search_answer_as_set(fake_upstream: FakeUpstream) -> None:
+    fake_upstream.models = ["a-model"]
+    listed = httpx.get(f"{fake_upstream.base_url}/models")
+    assert [model["id"] for model in listed.json()["data"]] == ["a-model"]
+    found = httpx.post(f"{fake_upstream.url}/search/web", json={"query": "tides"})
+    assert found.json()["results"][0]["title"] == "Result for tides"
+
+    fake_upstream.models_answer = Raw(b'{"error": "down"}', 503)
+    fake_upstream.search_answer = Raw(b'{"message": "no quota"}', 429)
+    refused = httpx.get(f"{fake_upstream.base_url}/models")
+    assert (refused.status_code, refused.content) == (503, b'{"error": "down"}')
+    limited = httpx.post(f"{fake_upstream.url}/search/web", json={"query": "tides"})
+    assert (limited.status_code, limited.json()) == (429, {"message": "no quota"})
+    assert [seen.path for seen in fake_upstream.seen] == ["/v1/models", "/search/web"] * 2

@@ -1,6 +1,6 @@
 """The tests' one scripted OpenAI-compatible provider, plus the two other upstreams the product
-calls out to: web search (`/search/...`, for the replay server) and the console's knowledge
-retrieval (`/knowledge/retrieve`, for the runtime).
+calls out to: web search (`/search/...`, for the replay server and the runtime's web_search tool)
+and the console's knowledge retrieval (`/knowledge/retrieve`, for the runtime).
 
 A test scripts the next answers with `reply(...)`. A call nothing was scripted for gets the echo
 model's answer (`echo_answer`), so a test that only looks at what was sent scripts nothing. Every
@@ -86,6 +86,7 @@ class FakeUpstream:
     refusal: str = "Incorrect API key provided"  # ...with this message ("{authorization}": the header)
     models_answer: Raw | None = None  # what GET /v1/models answers instead of `models`
     models_delay_s: float = 0.0
+    search_answer: Raw | None = None  # what /search/... answers instead of its results
     script: list[Answer] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)
     disconnected: threading.Event = field(default_factory=threading.Event)  # a Stall's client left
@@ -115,6 +116,8 @@ class FakeUpstream:
         if seen.path == "/v1/audio/transcriptions":
             return _transcript(self._next(seen))
         if seen.path.startswith("/search/"):
+            if self.search_answer:
+                return _raw(self.search_answer)
             query = (seen.body or {}).get("query") or request.query_params.get("q", "")
             return JSONResponse(_search_results(query))
         if seen.path == "/knowledge/retrieve":
