@@ -1,12 +1,14 @@
-"""`make mutants` (`python -m ci.mutants [--only ID...] [--sample N] [--workers N]`): the mutation lane.
+"""`make mutants` (`python -m ci.mutants [--only ID...] [--sample N] [--jobs N] [--workers N]`): the mutation lane.
 
 1. Load the catalogue (ci/mutants/catalogue/*.toml) and choose the mutants: all of them, `--only`
    some, or `--sample N` chosen by the commit hash (the rotating sample `make test` runs).
-2. Copy the checkout to a scratch folder and prove the checks import the copy (ci/mutants/scratch.py).
+2. Copy the checkout to a scratch folder per job (`--jobs`, mutants checked at once) and prove the
+   checks import the copy (ci/mutants/scratch.py, pool.py).
 3. Baseline: the chosen mutants' checks, run together on the UNMUTATED copy, must pass; otherwise a
    kill would mean nothing and the lane stops.
 4. For each mutant: apply it, run its check, restore; a check that fails kills the mutant.
-5. Print the kill table and write artifacts/mutants/report.md and report.json.
+5. Print the kill table and write artifacts/mutants/report.md and report.json (a `--sample` or
+   `--only` run writes them under artifacts/mutants/sample/ or only/, keeping the full run's).
 
 Exit code 1 when a mutant survives that the catalogue does not mark as equivalent, when a mutant
 cannot be applied, or when the baseline fails; 2 for bad arguments or a broken catalogue.
@@ -19,12 +21,15 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.pool import run_on_copies, scratch_copies
 from ci.mutants.report import write_reports
 from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant
-from ci.mutants.scratch import Scratch, ScratchError, scratch_copy
+from ci.mutants.scratch import Scratch, ScratchError
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "artifacts" / "mutants"
@@ -48,21 +53,38 @@ def choose(mutants: list[Mutant], only: list[str], sample: int | None) -> list[M
     return mutants
 
 
-def baseline_failures(scratch: Scratch, mutants: list[Mutant], workers: int) -> list[str]:
-    """The chosen mutants' checks, merged per kind and run once on the unmutated copy."""
+def report_folder(only: list[str], sample: int | None) -> Path:
+    """A subset run keeps the whole catalogue's kill table: it reports under only/ or sample/."""
+    if only:
+        return REPORT_DIR / "only"
+    if sample is not None:
+        return REPORT_DIR / "sample"
+    return REPORT_DIR
+
+
+def baseline_checks(mutants: list[Mutant], workers: int) -> list[Callable[[Scratch], list[str]]]:
+    """The chosen mutants' checks, merged per kind (lint, pytest, each lane), to run once on the
+    unmutated copy: a check that fails there would make every kill meaningless."""
     checks = [mutant.check for mutant in mutants]
-    failures: list[str] = []
+    runs: list[Callable[[Scratch], list[str]]] = []
     if any(check.lint for check in checks):
-        failures += lint_check(scratch)
+        runs.append(lint_check)
     nodes = tuple(sorted({node for check in checks for node in check.pytest}))
     if nodes:
-        failures += pytest_check(scratch, nodes)
+        runs.append(lambda scratch: pytest_check(scratch, nodes))
     for lane in sorted({check.lane for check in checks if check.lane}):
         same = [check for check in checks if check.lane == lane]
         whole = any(not check.features for check in same)
         features = () if whole else tuple(sorted({feature for check in same for feature in check.features}))
-        failures += lane_check(scratch, Check(lane=lane, features=features), workers)
-    return failures
+        runs.append(partial(lane_check, check=Check(lane=lane, features=features), workers=workers))
+    return runs
+
+
+def _run(scratch: Scratch, mutant: Mutant, workers: int) -> Outcome:
+    try:
+        return run_mutant(scratch, mutant, workers)
+    except ScratchError as error:
+        return Outcome(mutant, False, (), 0.0, str(error))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", default=[], metavar="ID")
     parser.add_argument("--sample", type=int, metavar="N", help="N mutants chosen by the commit hash")
     parser.add_argument("--workers", type=int, default=2, help="lane workers of each check")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants checked at once, each on its own copy")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
     args = parser.parse_args(argv)
     try:
@@ -83,27 +106,34 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{mutant.id:<40} {mutant.capability:<14} {mutant.behaviour}")
         return 0
     started = time.monotonic()
-    print(f"[mutants] {len(chosen)} of {len(catalogue)} mutants", file=sys.stderr, flush=True)
-    outcomes: list[Outcome] = []
-    with scratch_copy(ROOT) as scratch:
-        failures = baseline_failures(scratch, chosen, args.workers)
-        if failures:
+    print(
+        f"[mutants] {len(chosen)} of {len(catalogue)} mutants, {args.jobs} at a time",
+        file=sys.stderr,
+        flush=True,
+    )
+    done: list[Outcome] = []
+
+    def report(mutant: Mutant, outcome: Outcome) -> None:
+        done.append(outcome)
+        print(
+            f"[mutants] {len(done)}/{len(chosen)} {mutant.id}: {outcome.verdict} in {outcome.wall_s:.0f}s"
+            + (f" by {outcome.killed_by[0]}" if outcome.killed_by else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    with scratch_copies(ROOT, args.jobs) as scratches:
+        failures = run_on_copies(
+            scratches, baseline_checks(chosen, args.workers), lambda scratch, check: check(scratch)
+        )
+        if any(failures):
             print("[mutants] the UNMUTATED product fails these checks; fix them first:", file=sys.stderr)
-            print("\n".join(f"  {failure}" for failure in failures), file=sys.stderr)
+            print("\n".join(f"  {failure}" for found in failures for failure in found), file=sys.stderr)
             return 1
-        for number, mutant in enumerate(chosen, start=1):
-            try:
-                outcome = run_mutant(scratch, mutant, args.workers)
-            except ScratchError as error:
-                outcome = Outcome(mutant, False, (), 0.0, str(error))
-            outcomes.append(outcome)
-            print(
-                f"[mutants] {number}/{len(chosen)} {mutant.id}: {outcome.verdict} in {outcome.wall_s:.0f}s"
-                + (f" by {outcome.killed_by[0]}" if outcome.killed_by else ""),
-                file=sys.stderr,
-                flush=True,
-            )
-    table = write_reports(outcomes, REPORT_DIR, time.monotonic() - started)
+        outcomes = run_on_copies(
+            scratches, chosen, lambda scratch, mutant: _run(scratch, mutant, args.workers), report
+        )
+    table = write_reports(outcomes, report_folder(args.only, args.sample), time.monotonic() - started)
     print(table)
     bad = [outcome for outcome in outcomes if outcome.verdict in ("SURVIVED", "error")]
     return 1 if bad else 0

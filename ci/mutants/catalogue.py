@@ -9,10 +9,13 @@ reason it changes no behaviour anyone could observe; it is then run but its surv
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from behave.parser import parse_file
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
 Lane = Literal["pr", "post-merge", "a11y"]
@@ -118,3 +121,21 @@ def _validate(mutants: list[Mutant], root: Path) -> None:
             )
         if mutant.find == mutant.replace:
             raise CatalogueError(f"{where}: `replace` is the same as `find`")
+        _validate_selection(mutant.check, root, where)
+
+
+def _validate_selection(check: Check, root: Path, where: str) -> None:
+    """Every feature exists and every `names` pattern selects a scenario in them: a check that
+    selects nothing would fail the lane's zero-scenario gate and count as a kill for nothing."""
+    names: list[str] = []
+    for feature in check.features:
+        path = root / feature.split(":")[0]
+        if not path.is_file():
+            raise CatalogueError(f"{where}: no such feature file {feature}")
+        parsed = parse_file(str(path))
+        names += [scenario.name for scenario in parsed.walk_scenarios()] if parsed else []
+    for pattern in check.names:
+        if check.features and not any(re.search(pattern, name) for name in names):
+            raise CatalogueError(
+                f"{where}: names pattern {pattern!r} selects no scenario of {', '.join(check.features)}"
+            )

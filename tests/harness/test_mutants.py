@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from ci.mutants.__main__ import choose
 from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.pool import run_on_copies
 from ci.mutants.report import kill_table
 from ci.mutants.runner import Outcome
 from ci.mutants.scratch import Scratch, ScratchError, scratch_copy
@@ -95,3 +97,30 @@ def test_the_kill_table_names_survivors_and_equivalents() -> None:
     assert (
         survived.verdict == "SURVIVED" and equivalent.verdict == "equivalent" and killed.verdict == "killed"
     )
+
+
+def test_jobs_share_the_copies_one_job_per_copy_and_keep_the_catalogue_order() -> None:
+    copies = [Scratch(Path(f"/scratch/{n}"), ROOT) for n in range(2)]
+    in_use: set[Path] = set()
+    lock = threading.Lock()
+    second_done = threading.Event()
+    finished: list[int] = []
+
+    def work(scratch: Scratch, item: int) -> str:
+        with lock:
+            assert scratch.root not in in_use, "two jobs used one copy at once"
+            in_use.add(scratch.root)
+        if item == 0:  # the first item finishes after the second: results still come in order
+            assert second_done.wait(timeout=10)
+        with lock:
+            in_use.discard(scratch.root)
+        return f"item {item}"
+
+    def done(item: int, result: str) -> None:
+        finished.append(item)
+        if item == 1:
+            second_done.set()
+
+    results = run_on_copies(copies, list(range(6)), work, done)
+    assert results == [f"item {n}" for n in range(6)]
+    assert finished[0] == 1 and sorted(finished) == list(range(6))
