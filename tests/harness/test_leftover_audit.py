@@ -27,12 +27,18 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConsoleClient]
 def test_resources_named_for_the_run_are_reported(console: ConsoleClient) -> None:
     agent = console.create_agent("E2E-audit1-w0-forgotten-agent-1")
     dataset = console.create_dataset("E2E-audit1-w1-forgotten-dataset-2")
+    provider = console.create_provider("E2E-audit1-w0-forgotten-provider-4", "http://127.0.0.1:9/v1", "sk-x")
+    credential = console.create_tool_credential(
+        "web_search", "E2E-audit1-w0-forgotten-credential-5", "tvly-x", "http://127.0.0.1:9"
+    )
     console.create_agent("E2E-other9-w0-someone-elses-3")
     console.create_agent("Hand-made agent")
 
     assert sorted(leftovers(console, "audit1")) == [
         ("agent", "E2E-audit1-w0-forgotten-agent-1"),
         ("dataset", "E2E-audit1-w1-forgotten-dataset-2"),
+        ("model provider", "E2E-audit1-w0-forgotten-provider-4"),
+        ("tool credential", "E2E-audit1-w0-forgotten-credential-5"),
     ]
     # A worker audits only its own names: another worker may still be using its resources.
     assert leftovers(console, "audit1", "w1") == [("dataset", "E2E-audit1-w1-forgotten-dataset-2")]
@@ -47,5 +53,7 @@ def test_resources_named_for_the_run_are_reported(console: ConsoleClient) -> Non
 
     console.delete_agent(agent.id)
     console.delete_dataset(dataset.id)
+    console.delete_provider(provider.id)
+    console.delete_tool_credential(credential.id)
     assert leftovers(console, "audit1") == []
     assert leftover_failure(console, "audit1", "w0", {}) is None
