@@ -20,6 +20,7 @@ from support.naming import e2e_name
 from support.replay.control import ReplayControl
 from support.seeded.specs import VoiceClip
 from support.settings import Settings
+from support.ui.held_requests import HeldRequest
 from support.ui.loading import wait_until_loaded
 
 
@@ -139,6 +140,8 @@ class World:
     console_log: list[str] = field(default_factory=list)
     # Secret values the scenario was given (API keys shown once): redacted from every artifact.
     secrets: set[str] = field(default_factory=set)
+    # Requests the scenario holds open, by what they are ("draft save", "access change").
+    held: dict[str, HeldRequest] = field(default_factory=dict)
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
