@@ -3,11 +3,11 @@ link) and the same access switches set through the API."""
 
 import re
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import Locator, expect
 
-from support.api_setup.access import published_access
+from support.api_setup.access import public_urls
 from support.api_setup.agents import current_agent
 from support.ui.access_point import AccessPointPage
 from support.ui.api_reference import ApiReferencePage
@@ -26,7 +26,7 @@ def _follow_into_new_tab(world: World, link: Locator) -> None:
 
 
 def _open_web_app_in_new_tab(world: World, expected_status: int) -> WebAppPage:
-    web_app_url = published_access(world).web_app_url or ""
+    web_app_url = public_urls(world).web_app
     tab, status = BrowserPage(world.page).open_in_new_tab(web_app_url)
     assert status == expected_status, f"the web app answered {status}"
     return WebAppPage(tab)
@@ -109,7 +109,7 @@ def step_clipboard_holds_url(context: Context) -> None:
     """The clipboard holds exactly the published web app URL."""
     world: World = context.world
     copied = BrowserPage(world.page).clipboard_text()
-    assert copied == published_access(world).web_app_url, f"the clipboard holds {copied!r}"
+    assert copied == public_urls(world).web_app, f"the clipboard holds {copied!r}"
 
 
 @when("I open the embed dialog")
@@ -122,7 +122,7 @@ def step_open_embed(context: Context) -> None:
 def step_embed_code(context: Context) -> None:
     """The embed code is an iframe whose src is the web app URL."""
     world: World = context.world
-    iframe = re.compile(r'^<iframe src="' + re.escape(published_access(world).web_app_url or ""))
+    iframe = re.compile(r'^<iframe src="' + re.escape(public_urls(world).web_app))
     expect(_access_point(world).embed_code).to_have_value(iframe)
 
 
@@ -175,7 +175,7 @@ def step_web_app_available(context: Context) -> None:
 def step_shows_base_url(context: Context) -> None:
     """The service API card shows the console's /v1 base URL."""
     world: World = context.world
-    base_url = published_access(world).service_api_base_url or ""
+    base_url = public_urls(world).service_api
     expect(_access_point(world).card("Service API")).to_contain_text(base_url)
 
 

@@ -4,7 +4,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.access import published_access
+from support.api_setup.access import public_urls
 from support.api_setup.test_seed import publish_without_model, seed_exchanges_out_of_order
 from support.ui.web_app import WebAppPage
 from support.world import World
@@ -29,7 +29,7 @@ def step_open_seeded(context: Context) -> None:
     world: World = context.world
     conversation_id = world.agent_builder.runtime.conversation_id
     assert conversation_id, "no conversation was seeded in this scenario"
-    world.page.goto(published_access(world).web_app_url or "")
+    world.page.goto(public_urls(world).web_app)
     WebAppPage(world.page).resume_conversation(conversation_id)
 
 

@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import Locator, expect
 
 from support.api.models import ChatMessageList
-from support.api_setup.access import published_access
+from support.api_setup.access import public_urls
 from support.api_setup.agents import current_agent
 from support.goldens import check_aria
 from support.tags import WEB_APP_CHAT
@@ -26,7 +26,7 @@ def _web_app(world: World) -> WebAppPage:
 def step_open_web_app(context: Context) -> None:
     """Open the published agent's web app URL."""
     world: World = context.world
-    world.page.goto(published_access(world).web_app_url or "")
+    world.page.goto(public_urls(world).web_app)
 
 
 @when('I send the message "{text}"')
@@ -170,7 +170,7 @@ def step_web_app_shows_agent(context: Context) -> None:
     world: World = context.world
     agent = world.console.get_agent(current_agent(world).id)
     assert agent.published is not None, "the agent has no published version"
-    expect(world.page).to_have_url(published_access(world).web_app_url or "")
+    expect(world.page).to_have_url(public_urls(world).web_app)
     web_app = _web_app(world)
     expect(web_app.title(agent.name)).to_be_visible()
     expect(web_app.conversation).to_contain_text(agent.published.config.opening_statement)

@@ -53,9 +53,23 @@ class ConfigureState:
     second_tab: Page | None = None  # another tab of the same browser, for concurrent edits
 
 
+@dataclass(frozen=True, slots=True)
+class PublicUrls:
+    web_app: str
+    service_api: str
+
+
 @dataclass(slots=True)
 class AccessPointState:
     shown_api_key_secret: str | None = None
+    other_api_key_secret: str | None = None  # "the other key": a second key of the same agent
+    # Each published agent's public URLs by agent id, kept once read: still known after deletion.
+    public_urls: dict[str, PublicUrls] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class AuthState:
+    signed_out_session: str | None = None  # the session token the scenario signed out of
 
 
 @dataclass(slots=True)

@@ -3,30 +3,46 @@ service API client "that key" opens."""
 
 from __future__ import annotations
 
-from support.api.models import Access
+from support.api.models import Model
 from support.api.service import ServiceApiClient
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import (
+    create_runnable_agent,
+    current_agent,
+    publish_agent,
+    remember_agent,
+    remember_public_urls,
+)
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
-from support.world import World
+from support.world import PublicUrls, World
 
 
-def published_access(world: World) -> Access:
-    """The agent's access state; its URLs exist once it is published."""
-    access = world.console.get_agent(current_agent(world).id).access
-    assert access.web_app_url and access.service_api_base_url, (
-        f"the agent has no access URLs: publish it first ({access!r})"
-    )
-    return access
+def public_urls(world: World) -> PublicUrls:
+    """The agent's web app URL and service API base URL, which exist once it is published. Kept
+    once read (and at a publish via API), so a scenario can still try them after deleting it."""
+    agent = current_agent(world)
+    known = world.agent_builder.access_point.public_urls
+    if agent.id not in known:
+        remember_public_urls(world, world.console.get_agent(agent.id))
+    return known[agent.id]
 
 
 def create_api_key(world: World) -> None:
-    """A new API key of the agent; "that key" in later steps."""
-    agent = current_agent(world)
-    created = world.console.create_api_key(agent.id)
-    world.agent_builder.access_point.shown_api_key_secret = created.secret
+    """A new API key of the agent: "that key" in later steps."""
+    world.agent_builder.access_point.shown_api_key_secret = new_api_key(world)
+
+
+def create_other_api_key(world: World) -> None:
+    """A second API key of the same agent: "the other key" in later steps."""
+    world.agent_builder.access_point.other_api_key_secret = new_api_key(world)
+
+
+def new_api_key(world: World) -> str:
+    """A new API key of the agent (tracked for cleanup, redacted from reports); its secret."""
+    created = world.console.create_api_key(current_agent(world).id)
     world.secrets.add(created.secret)
     _track_api_key(world, created.id, created.prefix)
+    return created.secret
 
 
 def track_shown_api_key(world: World, secret: str) -> None:
@@ -50,10 +66,18 @@ def _track_api_key(world: World, key_id: str, label: str) -> None:
     )
 
 
-def service_api_client(world: World) -> ServiceApiClient:
-    """The service API as an integrator holding "that key" calls it."""
-    secret = world.agent_builder.access_point.shown_api_key_secret
+def service_api_client(world: World, secret: str | None = None) -> ServiceApiClient:
+    """The service API as an integrator holding "that key" (or `secret`) calls it."""
+    secret = secret or world.agent_builder.access_point.shown_api_key_secret
     assert secret, "no API key exists in this scenario: add 'an API key has been created via API'"
-    base_url = published_access(world).service_api_base_url
-    assert base_url is not None
-    return ServiceApiClient(base_url, secret)
+    return ServiceApiClient(public_urls(world).service_api, secret)
+
+
+def another_published_agent_key(world: World, model: Model) -> str:
+    """Publish a second runnable agent and return a key of its own; "the agent" stays as it was."""
+    agent = current_agent(world)
+    create_runnable_agent(world, model, "other")
+    publish_agent(world)
+    secret = new_api_key(world)
+    remember_agent(world, agent, "agent")
+    return secret

@@ -13,7 +13,7 @@ from support.api.models import AgentConfig, AgentDetail, AgentModelRef, AgentToo
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
 from support.polling import poll_until
-from support.world import World
+from support.world import PublicUrls, World
 
 BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."
 RUNNABLE_INSTRUCTIONS = "You are the E2E runnable agent. Answer briefly and use tools when asked."
@@ -114,7 +114,20 @@ def _save_changed(world: World, agent: AgentDetail, **changes: Any) -> AgentDeta
 def publish_agent(world: World) -> AgentDetail:
     agent = current_agent(world)
     world.console.publish_agent(agent.id)
-    return remember_agent(world, world.console.get_agent(agent.id), "agent")
+    published = world.console.get_agent(agent.id)
+    remember_public_urls(world, published)
+    return remember_agent(world, published, "agent")
+
+
+def remember_public_urls(world: World, agent: AgentDetail) -> None:
+    """Keep a published agent's web app and service API URLs (by agent id)."""
+    access = agent.access
+    assert access.web_app_url and access.service_api_base_url, (
+        f"the agent has no access URLs: publish it first ({access!r})"
+    )
+    world.agent_builder.access_point.public_urls[agent.id] = PublicUrls(
+        access.web_app_url, access.service_api_base_url
+    )
 
 
 def wait_for_draft(
