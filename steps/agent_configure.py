@@ -6,7 +6,7 @@ The model picker, the knowledge section and the fixture agents have modules of t
 
 import re
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
@@ -91,6 +91,25 @@ def step_saved_automatically(context: Context) -> None:
 def step_refuse_next_save(context: Context) -> None:
     """Make the configure page's next draft save fail (the page object drops that request)."""
     _configure(context.world).drop_next_draft_save()
+
+
+@step("the console holds the next draft save")
+def step_hold_next_save(context: Context) -> None:
+    """Hold the configure page's next draft save open ("the held draft save"), to look meanwhile."""
+    world: World = context.world
+    world.held["draft save"] = _configure(world).hold_next_draft_save(world.settings.timeout_ms)
+
+
+@when("the autosave delay does not run out by itself")
+def step_stop_autosave_delay(context: Context) -> None:
+    """Stop the page's clock: an edit is saved only when the page saves it on purpose (Publish)."""
+    _configure(context.world).stop_autosave_delay()
+
+
+@when("the autosave delay passes")
+def step_autosave_delay_passes(context: Context) -> None:
+    """Let the page's save delay after the last edit run out now (needs a held draft save first)."""
+    _configure(context.world).let_autosave_delay_pass()
 
 
 @when("I retry the save")

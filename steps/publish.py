@@ -18,6 +18,13 @@ def step_publish_bar_shows(context: Context, text: str) -> None:
     expect(PublishBar(world.page).shows(text)).to_be_visible()
 
 
+@then('the publish bar does not show "{text}"')
+def step_publish_bar_lacks(context: Context, text: str) -> None:
+    """The publish bar does not show the text (a state that is not true yet)."""
+    world: World = context.world
+    expect(PublishBar(world.page).shows(text)).to_have_count(0)
+
+
 @when("I publish the agent")
 def step_publish(context: Context) -> None:
     """Click Publish in the publish bar."""
@@ -64,6 +71,15 @@ def step_published_version(context: Context, version: int) -> None:
     published = world.console.get_agent(current_agent(world).id).published
     assert published is not None, "the agent has no published version"
     assert published.version == version, f"the published version is v{published.version}"
+
+
+@then('the agent\'s published instructions are "{text}"')
+def step_published_instructions(context: Context, text: str) -> None:
+    """The published version (console API) has these instructions."""
+    world: World = context.world
+    published = world.console.get_agent(current_agent(world).id).published
+    assert published is not None, "the agent has no published version"
+    assert published.config.instructions == text, f"published instructions: {published.config.instructions!r}"
 
 
 @then("the agent's published instructions are still the runnable agent's instructions")

@@ -13,6 +13,19 @@ Feature: Autosave
     And the configuration should be saved automatically
     And the agent's draft instructions are "Autosave me."
 
+  Scenario: While a save is in flight the page says Saving…, and an edit made meanwhile is saved after it
+    When I open the agent's configure page
+    And the console holds the next draft save
+    And I replace the instructions with "Typed first."
+    Then the held draft save has been sent
+    And the publish bar shows "Saving…"
+    And the publish bar does not show "Saved"
+    When I replace the instructions with "Typed while the first save was in flight."
+    And the autosave delay passes
+    And the held draft save is released
+    Then the configuration should be saved automatically
+    And the agent's draft instructions are "Typed while the first save was in flight."
+
   Scenario: A failed save says so and Retry saves the edit
     Given the console will refuse the next draft save
     When I open the agent's configure page

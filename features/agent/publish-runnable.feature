@@ -13,6 +13,14 @@ Feature: Publishing a runnable agent
     Then the publish bar shows "Published v1 · up to date"
     And the agent's published version is 1
 
+  Scenario: Publishing right after an edit publishes that edit
+    When I open the agent's configure page
+    And the autosave delay does not run out by itself
+    And I replace the instructions with "Published before the autosave delay ran out."
+    And I publish the agent
+    Then the publish bar shows "Published v1 · up to date"
+    And the agent's published instructions are "Published before the autosave delay ran out."
+
   Scenario: Editing after publishing shows unpublished changes
     Given the agent has been published via API
     When I open the agent's configure page

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from playwright.sync_api import Locator, Page
 
+from support.ui.held_requests import HeldRequest, hold
+
 # At most this many suggested questions; the page says so next to "Add question".
 QUESTION_LIMIT_NOTE = "At most 5 questions"
+# Longer than the page waits after an edit before it saves (configure.js SAVE_DELAY_MS).
+AUTOSAVE_DELAY_MS = 1000
+_DRAFT_SAVE = re.compile(r"/console/api/agents/[^/?]+/draft$")
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,22 @@ class ConfigurePage:
         self.page.evaluate(
             "() => { document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('focus')); }"
         )
+
+    def hold_next_draft_save(self, timeout_ms: float) -> HeldRequest:
+        """Hold the page's next draft save open. The page's clock is taken over too (it keeps
+        running), so `let_autosave_delay_pass` can end an edit's save delay at once."""
+        self.page.clock.install()
+        return hold(self.page, "the draft save", lambda url: bool(_DRAFT_SAVE.search(url)), timeout_ms)
+
+    def stop_autosave_delay(self) -> None:
+        """Stop the page's clock, so an edit's save delay never runs out by itself: only what the
+        page does on purpose (Publish, leaving) saves the edit."""
+        self.page.clock.install()
+        self.page.clock.pause_at(datetime.now() + timedelta(seconds=1))
+
+    def let_autosave_delay_pass(self) -> None:
+        """Run the page's clock past the save delay of the last edit (after `hold_next_draft_save`)."""
+        self.page.clock.fast_forward(AUTOSAVE_DELAY_MS)
 
     def drop_next_draft_save(self) -> None:
         """Make the browser's next draft save fail as a dropped connection would (the console
