@@ -132,10 +132,51 @@ def step_web_app_off(context: Context) -> None:
     _access_point(context.world).web_app.enabled.set_checked(False)
 
 
+@when("I try to turn off the web app")
+def step_try_web_app_off(context: Context) -> None:
+    """Click the web app switch once, whatever becomes of it (the console may refuse the change)."""
+    _access_point(context.world).web_app.enabled.click()
+
+
 @when("I turn on the web app")
 def step_web_app_on(context: Context) -> None:
     """Switch the web app on in the page."""
     _access_point(context.world).web_app.enabled.set_checked(True)
+
+
+@step("the console holds the next access change")
+def step_hold_access_change(context: Context) -> None:
+    """Hold the access point's next switch change open ("the held access change")."""
+    world: World = context.world
+    world.held["access change"] = _access_point(world).hold_next_access_change(world.settings.timeout_ms)
+
+
+@step("the console will refuse the next access change")
+def step_refuse_access_change(context: Context) -> None:
+    """Make the access point's next switch change fail (the page object drops that request)."""
+    _access_point(context.world).drop_next_access_change()
+
+
+@then("the web app switch is off and waiting for the console")
+def step_switch_waiting(context: Context) -> None:
+    """The switch shows the click (off) but cannot be used until the console answered."""
+    switch = _access_point(context.world).web_app.enabled
+    expect(switch).not_to_be_checked()
+    expect(switch).to_be_disabled()
+
+
+@then("the web app switch is on")
+def step_switch_on(context: Context) -> None:
+    """The web app switch is on and can be used."""
+    switch = _access_point(context.world).web_app.enabled
+    expect(switch).to_be_checked()
+    expect(switch).to_be_enabled()
+
+
+@then('the access point shows the error "{text}"')
+def step_access_error(context: Context, text: str) -> None:
+    """The access point explains what it could not do."""
+    expect(_access_point(context.world).error).to_contain_text(text)
 
 
 @when("I turn off the service API")

@@ -37,6 +37,25 @@ Feature: Access point of a published agent
     Then the access point says "Web app is enabled"
     And opening the web app shows the agent's chat page
 
+  Scenario: The web app switch changes only once the console confirmed it
+    When I open the agent's access point
+    And the console holds the next access change
+    And I turn off the web app
+    Then the held access change has been sent
+    And the web app switch is off and waiting for the console
+    And the access point says "Web app is enabled"
+    When the held access change is released
+    Then the access point says "Web app is disabled"
+    And opening the web app shows that it is unavailable
+
+  Scenario: A switch change the console refuses is undone and explained
+    When I open the agent's access point
+    And the console will refuse the next access change
+    And I try to turn off the web app
+    Then the access point shows the error "Could not change access"
+    And the web app switch is on
+    And the access point says "Web app is enabled"
+
   Scenario: A disabled web app stays disabled after a republish
     When I open the agent's access point
     And I turn off the web app

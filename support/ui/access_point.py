@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
+from support.ui.held_requests import HeldRequest, hold
+
 _REVOKE = re.compile("^Revoke ")
+_ACCESS_CHANGE = re.compile(r"/console/api/agents/[^/?]+/access$")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,10 @@ class ApiKeysCard:
     def keys(self) -> Locator:
         """One row per key (the header row has no Revoke button)."""
         return self.root.get_by_role("row").filter(has=self.root.page.get_by_role("button", name=_REVOKE))
+
+    def key(self, masked: str) -> Locator:
+        """The row of the key whose masked form starts with `masked`."""
+        return self.keys.filter(has_text=masked)
 
     def start_revoke(self, key: Locator) -> None:
         key.get_by_role("button", name=_REVOKE).click()
@@ -121,6 +128,23 @@ class AccessPointPage:
     def create_api_key(self) -> NewApiKeyDialog:
         self.api_keys.create_button.click()
         return self.new_key_dialog
+
+    @property
+    def error(self) -> Locator:
+        """Why the page could not do what was asked (an access change, a key)."""
+        return self.page.get_by_role("alert")
+
+    def hold_next_access_change(self, timeout_ms: float) -> HeldRequest:
+        """Hold the page's next switch change (web app or service API) open."""
+        return hold(self.page, "the access change", lambda url: bool(_ACCESS_CHANGE.search(url)), timeout_ms)
+
+    def drop_next_access_change(self) -> None:
+        """Make the next switch change fail as a dropped connection would (the console is fine)."""
+        self.page.route(
+            lambda url: bool(_ACCESS_CHANGE.search(url)),
+            lambda route: route.abort("connectionrefused"),
+            times=1,
+        )
 
     def revoke_api_key(self, key: Locator) -> None:
         self.api_keys.start_revoke(key)
