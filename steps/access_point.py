@@ -203,6 +203,12 @@ def step_web_app_unavailable(context: Context) -> None:
     expect(_open_web_app_in_new_tab(context.world, 403).unavailable).to_be_visible()
 
 
+@then("opening the web app shows that it does not exist")
+def step_web_app_gone(context: Context) -> None:
+    """Visiting the (remembered) web app URL answers 404: there is no web app there any more."""
+    expect(_open_web_app_in_new_tab(context.world, 404).not_found).to_be_visible()
+
+
 @then("opening the web app shows the agent's chat page")
 def step_web_app_available(context: Context) -> None:
     """Visiting the web app URL shows the agent's chat page."""

@@ -10,6 +10,7 @@ from support.api_setup.agents import (
     create_decision_agent,
     create_runnable_agent,
     enable_tool,
+    publish_agent,
 )
 from support.world import World
 
@@ -69,6 +70,23 @@ def step_other_tab_saves(context: Context, instructions: str) -> None:
 @given('the agent greets with "{opening}" and suggests "{first}" and "{second}" via API')
 def step_greeting_via_api(context: Context, opening: str, first: str, second: str) -> None:
     change_draft(context.world, opening_statement=opening, suggested_questions=[first, second])
+
+
+@step('another tab saves the opening statement "{text}"')
+def step_other_tab_saves_opening(context: Context, text: str) -> None:
+    """Save the opening statement through the API, as another browser tab would."""
+    change_draft(context.world, opening_statement=text)
+
+
+@given("another runnable agent has been created and published via API")
+def step_another_published_agent(context: Context) -> None:
+    """A second runnable agent, published through the API; it becomes "the agent"."""
+    world: World = context.world
+    model = _resolved_model(
+        world.agent_builder.fixtures.stable_model, "runnable agent", "the stable chat model is available"
+    )
+    create_runnable_agent(world, model, "another")
+    publish_agent(world)
 
 
 @given('the agent has the tool "{tool}" enabled via API')

@@ -6,7 +6,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.access import create_api_key, track_shown_api_key
+from support.api_setup.access import create_api_key, create_other_api_key, track_shown_api_key
 from support.ui.access_point import AccessPointPage
 from support.ui.browser_page import BrowserPage
 from support.world import World
@@ -20,6 +20,12 @@ def _access_point(world: World) -> AccessPointPage:
 def step_api_key_via_api(context: Context) -> None:
     """Create an API key of the agent through the API; "that key" in later steps."""
     create_api_key(context.world)
+
+
+@given("another API key has been created via API")
+def step_other_api_key_via_api(context: Context) -> None:
+    """Create a second API key of the same agent through the API: "the other key"."""
+    create_other_api_key(context.world)
 
 
 @when("I create an API key")
@@ -59,14 +65,32 @@ def step_key_masked(context: Context) -> None:
     assert secret not in browser_page.html(), "the full API key is still in the page"
 
 
+def _masked(secret: str | None) -> str:
+    """What the key list shows of a key: the start of its secret (its stored prefix)."""
+    assert secret, "no API key of that kind exists in this scenario"
+    return secret[:8]
+
+
 @when("I revoke the API key")
 def step_revoke_key(context: Context) -> None:
-    """Revoke the key in the access point page."""
-    access_point = _access_point(context.world)
-    access_point.revoke_api_key(access_point.api_keys.keys.first)
+    """Revoke "that key" in the access point page."""
+    world: World = context.world
+    access_point = _access_point(world)
+    access_point.revoke_api_key(
+        access_point.api_keys.key(_masked(world.agent_builder.access_point.shown_api_key_secret))
+    )
 
 
 @then("the API key list does not show the key")
 def step_key_gone(context: Context) -> None:
-    """The key list no longer shows the key."""
+    """The key list shows no key at all."""
     expect(_access_point(context.world).api_keys.keys).to_have_count(0)
+
+
+@then("the API key list shows only the other key")
+def step_only_other_key(context: Context) -> None:
+    """The key list shows one key: "the other key"."""
+    world: World = context.world
+    keys = _access_point(world).api_keys.keys
+    expect(keys).to_have_count(1)
+    expect(keys.first).to_contain_text(_masked(world.agent_builder.access_point.other_api_key_secret))

@@ -1,7 +1,8 @@
 @prepared @stable-model
 Feature: Access point of a published agent
   Once published, an agent is reachable through its web app and its service
-  API; each surface can be turned off and on, and API keys are shown once.
+  API; each surface can be turned off and on, API keys are shown once and open
+  only their own agent, and deleting the agent closes every surface.
 
   Background:
     Given the stable chat model is available
@@ -82,11 +83,28 @@ Feature: Access point of a published agent
     And I close the API key dialog
     Then the service API info with that key names the agent
 
-  Scenario: A revoked API key is rejected by the service API
+  Scenario: A revoked API key is rejected by the service API, and the agent's other keys still work
     Given an API key has been created via API
+    And another API key has been created via API
     When I open the agent's access point
     And I revoke the API key
+    Then the API key list shows only the other key
+    And the service API rejects that key with status 401
+    And the service API info with the other key names the agent
+
+  Scenario: Another agent's API key is not listed on this agent's access point
+    Given an API key has been created via API
+    And another runnable agent has been created and published via API
+    When I open the agent's access point
     Then the API key list does not show the key
+
+  Scenario: A deleted agent is gone from every surface
+    Given an API key has been created via API
+    When I open the agent roster
+    And I delete the agent from the roster
+    Then the agent roster does not list the agent
+    And the agent no longer exists in the console
+    And opening the web app shows that it does not exist
     And the service API rejects that key with status 401
 
   Scenario: A disabled service API refuses requests until restored
@@ -101,6 +119,7 @@ Feature: Access point of a published agent
 
   Scenario: The service API parameters come from the published version
     Given an API key has been created via API
+    And another tab saves the opening statement "A draft greeting, not published yet."
     When I open the agent's access point
     Then the access point shows the service API base URL
     And the service API parameters with that key match the agent's opening statement and suggested questions

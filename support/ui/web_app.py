@@ -23,6 +23,11 @@ class WebAppPage:
         return self.page.get_by_role("heading", name="This web app is unavailable")
 
     @property
+    def not_found(self) -> Locator:
+        """What the URL of a web app that no longer exists shows."""
+        return self.page.get_by_role("heading", name="Web app not found")
+
+    @property
     def conversation(self) -> Locator:
         return self.page.get_by_role("log", name="Conversation")
 
