@@ -4,6 +4,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.api.console import session_of, status_of
 from support.ui.nav_bar import NavBar
 from support.ui.roster import RosterPage
 from support.ui.sign_in import SignInPage
@@ -45,9 +46,15 @@ def step_sign_in_with_password(context: Context, password: str) -> None:
 
 @when("I sign out")
 def step_sign_out(context: Context) -> None:
-    """Sign out from the navigation bar."""
+    """Sign out from the navigation bar (remembering the session it ends, for later checks)."""
     world: World = context.world
-    NavBar(world.page).sign_out()
+    nav_bar = NavBar(world.page)
+    expect(nav_bar.sign_out_button).to_be_enabled()  # a signed-in page: the session cookie is set
+    session = session_of(world.browser_context.cookies())
+    assert session, "the browser holds no console session to sign out of"
+    world.secrets.add(session)
+    world.agent_builder.auth.signed_out_session = session
+    nav_bar.sign_out()
 
 
 @then("I see the sign-in page")
@@ -79,3 +86,28 @@ def step_nav_shows_email(context: Context) -> None:
     """The navigation bar shows the signed-in admin's email."""
     world: World = context.world
     expect(NavBar(world.page).root).to_contain_text(world.settings.admin_email)
+
+
+@then("the session I signed out of is refused by the console API")
+def step_old_session_refused(context: Context) -> None:
+    """The session token from before signing out no longer opens the console API (401)."""
+    world: World = context.world
+    session = world.agent_builder.auth.signed_out_session
+    assert session, "this scenario did not sign out of a session"
+    status = status_of(world.console_url, "GET", "/console/api/me", token=session)
+    assert status == 401, f"the console API answered {status} to the session the user signed out of"
+
+
+@then("the console API refuses these requests without a session:")
+def step_api_refuses_without_session(context: Context) -> None:
+    """Each request of the table, sent with no session, is answered 401 ({agent}: the agent's id)."""
+    world: World = context.world
+    agent = world.agent_builder.configure.agent
+    refused = {
+        f"{row['method']} {row['path']}": status_of(
+            world.console_url, row["method"], row["path"].replace("{agent}", agent.id if agent else "none")
+        )
+        for row in context.table
+    }
+    answered = {request: status for request, status in refused.items() if status != 401}
+    assert not answered, f"answered without a session: {answered}"

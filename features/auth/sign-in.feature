@@ -21,6 +21,21 @@ Feature: Sign in and sign out
     And I sign out
     Then I see the sign-in page
     And opening the agent roster sends me to the sign-in page
+    And the session I signed out of is refused by the console API
+
+  Scenario: Without a session the console API refuses every request
+    Given a basic configured agent has been created via API
+    Then the console API refuses these requests without a session:
+      | method | path                                 |
+      | GET    | /console/api/agents                  |
+      | GET    | /console/api/agents/{agent}          |
+      | GET    | /console/api/agents/{agent}/api-keys |
+      | POST   | /console/api/agents/{agent}/api-keys |
+      | GET    | /console/api/agents/{agent}/files    |
+      | GET    | /console/api/datasets                |
+      | GET    | /console/api/model-providers         |
+      | GET    | /console/api/tools                   |
+      | GET    | /console/api/me                      |
 
   Scenario: Signing in returns to the page that asked for it
     Given a basic configured agent has been created via API

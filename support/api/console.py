@@ -7,6 +7,7 @@ Every response is validated against the generated model, so a contract drift fai
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -81,6 +82,18 @@ def sign_in(base_url: str, email: str, password: str) -> str:
     _raise_for_error(response)
     token: str = response.json()["access_token"]
     return token
+
+
+def session_of(cookies: Sequence[Mapping[str, Any]]) -> str | None:
+    """The console session token among a browser's cookies, if it holds one."""
+    return next((str(cookie["value"]) for cookie in cookies if cookie.get("name") == SESSION_COOKIE), None)
+
+
+def status_of(base_url: str, method: str, path: str, token: str | None = None) -> int:
+    """The status the console answers a bare request with: no session, or `token` as its bearer."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = httpx.request(method, f"{base_url.rstrip('/')}{path}", headers=headers, timeout=15.0)
+    return response.status_code
 
 
 class ConsoleClient:

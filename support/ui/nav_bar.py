@@ -15,5 +15,10 @@ class NavBar:
     def root(self) -> Locator:
         return self.page.get_by_role("banner")
 
+    @property
+    def sign_out_button(self) -> Locator:
+        """Enabled once a signed-in console page is ready to sign out."""
+        return self.page.get_by_role("button", name="Sign out")
+
     def sign_out(self) -> None:
-        self.page.get_by_role("button", name="Sign out").click()
+        self.sign_out_button.click()
