@@ -1,6 +1,6 @@
 """The agent roster: list, search, create, delete."""
 
-from behave import then, when
+from behave import step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
@@ -50,6 +50,14 @@ def step_search_for_agent(context: Context, label: str) -> None:
     """Search the roster for a labelled agent's run-unique name."""
     world: World = context.world
     _roster(world).search(agent_by_label(world, label).name)
+
+
+@step('the console holds the answer to a roster search for the agent "{label}"')
+def step_hold_search(context: Context, label: str) -> None:
+    """Hold the roster's search request for a labelled agent ("the held roster search")."""
+    world: World = context.world
+    name = agent_by_label(world, label).name
+    world.held["roster search"] = _roster(world).hold_search_for(name, world.settings.timeout_ms)
 
 
 @when('I search the roster for "{text}"')
@@ -121,6 +129,13 @@ def step_cancel_delete(context: Context) -> None:
     dialog = _roster(world).start_delete(current_agent(world).name)
     dialog.cancel()
     expect(dialog.root).to_be_hidden()
+
+
+@then("the agent still exists in the console")
+def step_agent_exists(context: Context) -> None:
+    """The console API still has the current agent."""
+    world: World = context.world
+    world.console.get_agent(current_agent(world).id)
 
 
 @then("the agent no longer exists in the console")

@@ -18,6 +18,19 @@ Feature: Agent roster
     Then the agent roster lists the agent "search-alpha"
     And the agent roster does not list the agent "search-beta"
 
+  Scenario: A slow search answer never replaces the results of a newer search
+    Given a basic configured agent named "search-alpha" has been created via API
+    And a basic configured agent named "search-beta" has been created via API
+    When I open the agent roster
+    And the console holds the answer to a roster search for the agent "search-alpha"
+    And I search the roster for the agent "search-alpha"
+    Then the held roster search has been sent
+    When I search the roster for the agent "search-beta"
+    Then the agent roster does not list the agent "search-alpha"
+    When the held roster search is answered
+    Then the agent roster lists the agent "search-beta"
+    And the agent roster does not list the agent "search-alpha"
+
   Scenario: A search that matches nothing says so
     When I open the agent roster
     And I search the roster for "no-agent-has-this-name"
@@ -35,3 +48,6 @@ Feature: Agent roster
     When I open the agent roster
     And I start deleting the agent from the roster but cancel
     Then the agent roster lists the agent
+    When I refresh the page
+    Then the agent roster lists the agent
+    And the agent still exists in the console

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Locator, Page
+
+from support.ui.held_requests import HeldRequest, hold
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,15 @@ class RosterPage:
     def says(self, text: str) -> Locator:
         """A message of the roster's own, such as its empty state."""
         return self.page.get_by_text(text, exact=True)
+
+    def hold_search_for(self, text: str, timeout_ms: float) -> HeldRequest:
+        """Hold the page's request for the agents matching `text` (its answer comes when released)."""
+
+        def is_search(url: str) -> bool:
+            parts = urlsplit(url)
+            return parts.path == "/console/api/agents" and parse_qs(parts.query).get("search") == [text]
+
+        return hold(self.page, "the roster search", is_search, timeout_ms)
 
     def create(self, name: str) -> None:
         self.page.get_by_role("button", name="Create agent").click()
