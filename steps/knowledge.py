@@ -70,6 +70,12 @@ def step_indexed_dataset(context: Context, name: str, text: str) -> None:
     create_indexed_dataset(context.world, name, text)
 
 
+@given('a dataset with the document "{name}" has been indexed via API, containing:')
+def step_indexed_dataset_text(context: Context, name: str) -> None:
+    """The same, with the document's text in the doc string (paragraphs become segments)."""
+    create_indexed_dataset(context.world, name, context.text)
+
+
 @when("I open the dataset's page")
 def step_open_dataset(context: Context) -> None:
     """Open the current dataset's page."""
@@ -109,6 +115,20 @@ def step_test_retrieval(context: Context, query: str) -> None:
     DatasetPage(context.world.page).test_retrieval(query)
 
 
+@when('I test retrieval with the query "{query}" and top K {top_k:d}')
+def step_test_retrieval_top_k(context: Context, query: str, top_k: int) -> None:
+    """Run the retrieval test with the query, keeping at most `top_k` results."""
+    DatasetPage(context.world.page).test_retrieval(query, top_k)
+
+
+@then('the only retrieval result is "{text}"')
+def step_only_result(context: Context, text: str) -> None:
+    """The retrieval test shows exactly one result, and it contains the text."""
+    page = DatasetPage(context.world.page)
+    expect(page.retrieval_results).to_have_count(1)
+    expect(page.retrieval_results).to_contain_text(text)
+
+
 @then('the retrieval results include "{text}"')
 def step_results_include(context: Context, text: str) -> None:
     """A retrieval result contains the text."""
@@ -123,8 +143,11 @@ def step_retrieval_shows(context: Context, text: str) -> None:
 
 @when('I disable segment {number:d} of the document "{name}"')
 def step_disable_segment(context: Context, number: int, name: str) -> None:
-    """Disable the numbered segment of the document."""
-    DatasetPage(context.world.page).disable_segment(name, number)
+    """Disable the numbered segment of the document, and wait until the page has saved that."""
+    switch = DatasetPage(context.world.page).segment_switch(name, number)
+    switch.uncheck()
+    expect(switch).to_be_enabled()  # the page disables it while the change is being saved
+    expect(switch).not_to_be_checked()
 
 
 READY_KNOWLEDGE_TOKEN = "COBALT-42"

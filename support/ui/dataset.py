@@ -44,14 +44,17 @@ class DatasetPage:
     def document_status(self, name: str) -> Locator:
         return self.document_row(name).get_by_text(re.compile(r"^(waiting|indexing|completed|error)$"))
 
-    def disable_segment(self, document_name: str, number: int) -> None:
+    def segment_switch(self, document_name: str, number: int) -> Locator:
+        """The numbered segment's Enabled checkbox, once the document's segments are shown."""
         self.document_row(document_name).get_by_role("button", name=document_name, exact=True).click()
         segments = self.page.get_by_role("region", name=f"Segments of {document_name}")
-        segments.get_by_role("checkbox", name=f"Enable segment {number}", exact=True).uncheck()
+        return segments.get_by_role("checkbox", name=f"Enable segment {number}", exact=True)
 
-    def test_retrieval(self, query: str) -> None:
+    def test_retrieval(self, query: str, top_k: int | None = None) -> None:
         section = self.retrieval
         section.get_by_label("Query", exact=True).fill(query)
+        if top_k is not None:
+            section.get_by_label("Top K", exact=True).fill(str(top_k))
         section.get_by_role("button", name="Test retrieval").click()
 
     @property
