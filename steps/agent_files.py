@@ -33,6 +33,12 @@ def step_upload_large_file(context: Context, name: str, size: int) -> None:
     _upload(context.world, name, b"x" * (size * 1024 * 1024))
 
 
+@when('I upload an agent file "{name}" of {size:d} MiB plus {extra:d} byte')
+def step_upload_file_over(context: Context, name: str, size: int, extra: int) -> None:
+    """Upload a file a few bytes over a size in the page (a limit's boundary)."""
+    _upload(context.world, name, b"x" * (size * 1024 * 1024 + extra))
+
+
 @given('the agent has the file "{name}" uploaded via API')
 def step_file_via_api(context: Context, name: str) -> None:
     """Upload a file to the agent through the console API (setup, tracked for cleanup)."""

@@ -27,3 +27,16 @@ Feature: Advanced settings
     Then the configuration should be saved automatically
     When I refresh the page
     Then the "Temperature" field shows "1.3"
+
+  Scenario Outline: <setting> <value> is within range and saved
+    When I open the agent's configure page
+    And I set the "<setting>" field to "<value>"
+    Then the configuration should be saved automatically
+    And the agent's draft <parameter> is now <value>
+
+    Examples:
+      | setting     | value | parameter   |
+      | Temperature | 0     | temperature |
+      | Temperature | 2     | temperature |
+      | Max tokens  | 1     | max tokens  |
+      | Max tokens  | 32000 | max tokens  |

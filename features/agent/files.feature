@@ -1,7 +1,7 @@
 @core
 Feature: Agent files
   Agents carry files that users upload and delete on the configure page;
-  unsupported types and oversized files are refused with a visible reason.
+  unsupported types and files over the 2 MiB limit are refused with a visible reason.
 
   Background:
     Given a basic configured agent has been created via API
@@ -24,6 +24,17 @@ Feature: Agent files
     And I upload an agent file "huge.txt" of 3 MiB
     Then I see the file error "too large"
     And the agent files do not list "huge.txt"
+
+  Scenario: A file one byte over the size limit is refused visibly
+    When I open the agent's configure page
+    And I upload an agent file "just-over.txt" of 2 MiB plus 1 byte
+    Then I see the file error "too large"
+    And the agent files do not list "just-over.txt"
+
+  Scenario: A file of exactly the size limit is accepted
+    When I open the agent's configure page
+    And I upload an agent file "limit.txt" of 2 MiB
+    Then the agent files list "limit.txt"
 
   Scenario: Deleting a file removes it
     Given the agent has the file "old.md" uploaded via API
