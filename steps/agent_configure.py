@@ -69,10 +69,10 @@ def step_replace_instructions(context: Context, text: str) -> None:
     _configure(context.world).instructions.fill(text)
 
 
-@when("I clear the instructions")
-def step_clear_instructions(context: Context) -> None:
-    """Empty the instructions field (autosaved)."""
-    _configure(context.world).instructions.fill("")
+@when("I replace the instructions with only whitespace")
+def step_blank_instructions(context: Context) -> None:
+    """Replace the instructions with spaces, a tab and a newline: empty to a reader (autosaved)."""
+    _configure(context.world).instructions.fill("  \t\n  ")
 
 
 @then('the instructions field shows "{text}"')

@@ -15,9 +15,9 @@ Feature: Publish refuses invalid drafts
     And the publish bar shows "Not published"
     And the agent has no published version
 
-  Scenario: Publishing an empty draft lists every reason
+  Scenario: Publishing a draft with blank instructions lists every reason
     When I open the agent's configure page
-    And I clear the instructions
+    And I replace the instructions with only whitespace
     Then the configuration should be saved automatically
     When I publish the agent
     Then publishing is refused with the reasons:
