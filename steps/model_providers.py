@@ -77,11 +77,12 @@ def step_provider_error_text(context: Context, label: str, text: str) -> None:
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_contain_text(text)
 
 
-@then('I see the provider form error "{text}"')
-def step_provider_form_error(context: Context, text: str) -> None:
-    """The provider form shows the error."""
-    world: World = context.world
-    expect(ModelProvidersPage(world.page).form).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
+@then('the provider field "{label}" shows the error "{text}"')
+def step_provider_field_error(context: Context, label: str, text: str) -> None:
+    """The add-provider form marks the field invalid and explains why next to it."""
+    field = ModelProvidersPage(context.world.page).field(label)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(re.compile(re.escape(text), re.IGNORECASE))
 
 
 @then('the provider list does not show "{label}"')

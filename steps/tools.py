@@ -40,9 +40,9 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
     ToolsPage(world.page).add_credential(tool, name, secret)
 
 
-@then('the credential "{label}" is listed with a masked secret')
-def step_credential_masked(context: Context, label: str) -> None:
-    """The credential is listed with its secret masked."""
+@then('the credential "{label}" is listed with its secret masked as "{masked}"')
+def step_credential_masked(context: Context, label: str, masked: str) -> None:
+    """The credential's row shows exactly this mask of its secret (a few characters, never more)."""
     world: World = context.world
     row = ToolsPage(world.page).credential(world.agent_builder.settings.credential_names[label])
-    expect(row).to_contain_text("…")
+    expect(row.get_by_role("cell", name=masked, exact=True)).to_be_visible()

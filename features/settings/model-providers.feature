@@ -21,11 +21,11 @@ Feature: Model provider settings
   Scenario: A base URL that is not a URL is refused and nothing is saved
     When I open the model provider settings
     And I add a provider named "bad-url" with base URL "not-a-url" and API key "sk-e2e-bad-url-0000"
-    Then I see the provider form error "Base URL"
+    Then the provider field "Base URL" shows the error "http(s):// URL"
     And the provider list does not show "bad-url"
 
   Scenario: A duplicate provider name is refused
     Given a model provider named "duplicate" has been added via API
     When I open the model provider settings
     And I add a provider named "duplicate" with base URL "http://127.0.0.1:9/v1" and API key "sk-e2e-duplicate-0000"
-    Then I see the provider form error "already"
+    Then the provider field "Name" shows the error "already exists"

@@ -14,6 +14,9 @@ class ModelProvidersPage:
 
     PATH = "/settings/model-providers"
 
+    def field(self, label: str) -> Locator:
+        return self.form.get_by_label(label, exact=True)
+
     def add(self, name: str, base_url: str, api_key: str) -> None:
         form = self.form
         form.get_by_label("Name", exact=True).fill(name)
