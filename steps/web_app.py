@@ -72,11 +72,15 @@ def step_reply_mentions(context: Context, text: str) -> None:
     expect(_finished_reply_text(context.world)).to_contain_text(text)
 
 
-@then('the conversation shows the message "{text}"')
+@then('the conversation shows the message "{text}" and then the reply')
 @WEB_APP_CHAT
-def step_conversation_shows(context: Context, text: str) -> None:
-    """The conversation shows the user's message once."""
-    expect(_web_app(context.world).user_message(text)).to_have_count(1)
+def step_message_then_reply(context: Context, text: str) -> None:
+    """The exchange, in order: the user's message, then the agent's reply (nothing else)."""
+    messages = _web_app(context.world).exchange_messages
+    expect(messages).to_have_count(2)
+    expect(messages.first).to_have_accessible_name("You")
+    expect(messages.first).to_contain_text(text)
+    expect(messages.last).to_have_accessible_name("Agent")
 
 
 @when("I stop the reply")
@@ -109,6 +113,13 @@ def step_composer_ready(context: Context) -> None:
 def step_provider_error(context: Context, text: str) -> None:
     """The web app shows the provider's error containing the text."""
     expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+
+
+@then('the error code shown is "{code}"')
+@WEB_APP_CHAT
+def step_error_code(context: Context, code: str) -> None:
+    """The web app's error names the runtime's code, so the user can tell what failed."""
+    expect(_web_app(context.world).alert).to_contain_text(f"Error code: {code}", timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the tool "{name}" shows the result "{text}"')

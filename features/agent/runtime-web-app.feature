@@ -26,7 +26,7 @@ Feature: Chatting through the published web app
     And I send the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD"
     Then the agent replies "E2E-KEPT-AFTER-RELOAD"
     When I reload the web app
-    Then the conversation shows the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD"
+    Then the conversation shows the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD" and then the reply
     And the agent replies "E2E-KEPT-AFTER-RELOAD"
 
   Scenario: Stop during a stalled reply keeps the message as stopped
@@ -50,4 +50,5 @@ Feature: Chatting through the published web app
     When I open the agent's web app
     And I send the message "Reply with exactly: E2E-NOT-AUTHORIZED"
     Then I see the provider error mentioning "401"
+    And the error code shown is "provider_auth_failed"
     And the composer accepts another message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -61,11 +62,9 @@ class WebAppPage:
         return self.conversation.get_by_role("article", name="Agent", exact=True)
 
     @property
-    def user_messages(self) -> Locator:
-        return self.conversation.get_by_role("article", name="You", exact=True)
-
-    def user_message(self, text: str) -> Locator:
-        return self.user_messages.filter(has_text=text)
+    def exchange_messages(self) -> Locator:
+        """The user's messages and the agent's replies, in conversation order (not the opening)."""
+        return self.conversation.get_by_role("article", name=re.compile(r"^(You|Agent)$"))
 
     @property
     def last_reply(self) -> Locator:
