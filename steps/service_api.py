@@ -1,11 +1,12 @@
 """The service API as an integrator calls it with "that key" (the public HTTP contract): info,
 parameters, refusals, and blocking or streaming chat."""
 
-from behave import then, when
+from behave import given, then, when
 from behave.runner import Context
 
 from support.api.service import ServiceApiError
-from support.api_setup.access import service_api_client
+from support.api.web_app import conversation_status
+from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
 from support.api_setup.agents import current_agent
 from support.goldens import check_text, event_sequence
 from support.tags import SERVICE_API_CHAT
@@ -112,6 +113,46 @@ def step_service_info(context: Context) -> None:
     world: World = context.world
     info = service_api_client(world).info()
     assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
+
+
+@then("the service API info with the other key names the agent")
+def step_service_info_other_key(context: Context) -> None:
+    """/v1/info with "the other key" (a second key of the agent) names the current agent."""
+    world: World = context.world
+    info = service_api_client(world, world.agent_builder.access_point.other_api_key_secret).info()
+    assert info.name == current_agent(world).name, f"/v1/info names {info.name!r}"
+
+
+@given("another published agent has an API key")
+def step_other_agent_key(context: Context) -> None:
+    """Publish a second runnable agent with a key of its own ("the other agent's API key");
+    "the agent" stays the one before."""
+    world: World = context.world
+    model = world.agent_builder.fixtures.stable_model
+    assert model is not None, "Put `Given the stable chat model is available` first."
+    world.agent_builder.runtime.other_agent_api_key = another_published_agent_key(world, model)
+
+
+@then("the agent's web app cannot read that conversation")
+def step_web_app_cannot_read(context: Context) -> None:
+    """The agent's web app API does not know the service API conversation (404)."""
+    world: World = context.world
+    conversation_id = world.agent_builder.runtime.conversation_id
+    assert conversation_id, "no service API conversation was started"
+    status = conversation_status(public_urls(world).web_app, conversation_id)
+    assert status == 404, f"the web app answered {status} for a service API conversation"
+
+
+@then("the other agent's API key cannot read that conversation")
+def step_other_key_cannot_read(context: Context) -> None:
+    """Another agent's service API key does not open this agent's conversation (404)."""
+    world: World = context.world
+    runtime = world.agent_builder.runtime
+    assert runtime.conversation_id and runtime.other_agent_api_key, "start a conversation and another agent"
+    status = service_api_client(world, runtime.other_agent_api_key).conversation_status(
+        runtime.conversation_id
+    )
+    assert status == 404, f"another agent's key read the conversation ({status})"
 
 
 @then("the service API parameters with that key match the agent's opening statement and suggested questions")

@@ -92,6 +92,7 @@ class RuntimeState:
     """What a chat through the service API returned, for the assertions that follow it."""
 
     conversation_id: str | None = None
+    other_agent_api_key: str | None = None  # a key of another published agent, for scoping checks
     answer: str | None = None
     refused_status: int | None = None
     stream_events: list[ServiceStreamEvent] = field(default_factory=list)
@@ -130,6 +131,7 @@ class AgentBuilderState:
     preview: PreviewState = field(default_factory=PreviewState)
     build_assistant: BuildAssistantState = field(default_factory=BuildAssistantState)
     speech_to_text: SpeechToTextState = field(default_factory=SpeechToTextState)
+    auth: AuthState = field(default_factory=AuthState)
 
 
 @dataclass(slots=True)

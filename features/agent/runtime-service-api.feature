@@ -26,6 +26,13 @@ Feature: Chatting through the service API
     Then the service API answer is "E2E-SECOND-TURN"
     And the service API conversation has 2 exchanges
 
+  Scenario: A conversation is readable only where it was started
+    Given another published agent has an API key
+    When I send "Reply with exactly: E2E-PRIVATE-TURN" to the service API in blocking mode
+    Then the service API answer is "E2E-PRIVATE-TURN"
+    And the agent's web app cannot read that conversation
+    And the other agent's API key cannot read that conversation
+
   Scenario: A disabled service API refuses chat until it is restored
     Given the agent's service API has been disabled via API
     When I send "Reply with exactly: E2E-REFUSED" to the service API in blocking mode

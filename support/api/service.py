@@ -90,6 +90,14 @@ class ServiceApiClient:
             _raise_for_error(events.response)
             return [_event(event) for event in events.iter_sse()]
 
+    def conversation_status(self, conversation_id: str) -> int:
+        """The status a request for that conversation's messages is answered with."""
+        try:
+            self.conversation_messages(conversation_id)
+        except ServiceApiError as error:
+            return error.status
+        return 200
+
     def conversation_messages(self, conversation_id: str) -> ChatMessageList:
         """A conversation of this key and END_USER: only they may read it."""
         response = self._http.get(f"/conversations/{conversation_id}/messages", params={"user": END_USER})
