@@ -22,7 +22,7 @@ Feature: Tools proven through replies
     And the agent has been published via API
     When I open the agent's web app
     And I send the message "Please run the command `sleep 30`"
-    Then the tool "sandbox_shell" shows an error mentioning "timed out"
+    Then the tool "sandbox_shell" shows an error mentioning "Command timed out after"
 
   Scenario: A visitor's commands see no secret of the host and no other workspace
     Given the agent has the tool "sandbox_shell" enabled via API
@@ -33,6 +33,15 @@ Feature: Tools proven through replies
     And the tool "sandbox_shell" shows no secret of the console
     When I send the message "Please run the command `ls -A ..`"
     Then the tool "sandbox_shell" shows exactly the result "bin dev etc lib lib64 proc sbin tmp usr workspace"
+    When I send the message "Please run the command `ls -A /workspace`"
+    Then the tool "sandbox_shell" shows exactly the result "(no output)"
+
+  Scenario: A long command output is cut at the tool output limit
+    Given the agent has the tool "sandbox_shell" enabled via API
+    And the agent has been published via API
+    When I open the agent's web app
+    And I send the message "Please run the command `printf '%20000s' | tr ' ' x`"
+    Then the tool "sandbox_shell" shows the result "[output truncated]"
 
   Scenario: JSON replace rewrites a document
     Given the agent has the tool "json_replace" enabled via API
