@@ -29,7 +29,8 @@ e2e: setup
 	$(BIN)/python -m support.lanes pr $(LANE_OPTS) $(ARGS)
 
 ## Everything CI gates on: unit tests, the API fuzzer, lint, the PR lane, the a11y lane (axe-core
-## scans), then the post-merge lane with the runtime (replayed models: no key, no network).
+## scans), the post-merge lane with the runtime (replayed models: no key, no network), then 10
+## mutants the commit hash chooses (each must be caught; `make mutants` runs the whole catalogue).
 test: setup
 	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory fuzz
@@ -37,6 +38,7 @@ test: setup
 	$(BIN)/python -m support.lanes pr --workers auto
 	$(BIN)/python -m support.lanes a11y --workers auto
 	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
+	$(BIN)/python -m ci.mutants --sample 10
 
 unit: setup
 	$(BIN)/pytest

@@ -217,7 +217,7 @@ def test_every_stack_gets_a_fresh_shellctl_token_for_shellctl_the_runtime_and_th
 
 def test_ci_workflows_only_call_make_targets() -> None:
     workflows = sorted((ROOT / "ci" / "workflows").glob("*.yml"))
-    assert [path.stem for path in workflows] == ["external", "post-merge", "pr"]
+    assert [path.stem for path in workflows] == ["external", "mutants", "post-merge", "pr"]
     for path in workflows:
         commands = re.findall(r"^\s*- run: (.+)$", path.read_text(), flags=re.MULTILINE)
         assert commands and all(command.startswith("make ") for command in commands), (path, commands)
