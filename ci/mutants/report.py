@@ -23,6 +23,7 @@ def kill_table(outcomes: Sequence[Outcome], wall_s: float) -> str:
     for outcome in outcomes:
         mutant = outcome.mutant
         by = "; ".join(outcome.killed_by[:3]) + (" ..." if len(outcome.killed_by) > 3 else "")
+        by = by.replace("|", "\\|")  # a pipe in an error message would end the table cell
         verdict = {
             "killed": by,
             "equivalent": f"(equivalent: {mutant.equivalent})",

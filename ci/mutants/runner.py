@@ -10,13 +10,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ci.mutants.catalogue import Check, Mutant
 from ci.mutants.scratch import Scratch
 
 # A check that runs longer than this is a kill too (the mutant made something hang), reported as such.
 CHECK_TIMEOUT_S = 600
-_FAILED_TEST = re.compile(r"^FAILED (\S+)", re.MULTILINE)
+# pytest -q ends with "FAILED <node id> - <first line of the error>" per failed test.
+_FAILED_TEST = re.compile(r"^FAILED (.+)$", re.MULTILINE)
+_ERROR_CHARS = 160
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def pytest_check(scratch: Scratch, nodes: tuple[str, ...]) -> list[str]:
         return [f"pytest: timed out after {CHECK_TIMEOUT_S}s"]
     if result.returncode == 0:
         return []
-    return [f"pytest {node}" for node in _FAILED_TEST.findall(result.stdout)] or [
+    return [f"pytest {line[: _ERROR_CHARS * 2]}" for line in _FAILED_TEST.findall(result.stdout)] or [
         f"pytest exited {result.returncode}: {result.stdout.strip().splitlines()[-1:]}"
     ]
 
@@ -121,8 +124,18 @@ def _failed_in_report(path: Path) -> list[str]:
         return []
     report = json.loads(path.read_text(encoding="utf-8"))
     failed = [
-        f"{scenario['feature_path']}:{scenario['line']} {scenario['name']}"
+        f"{scenario['feature_path']}:{scenario['line']} {scenario['name']}{_why(scenario)}"
         for scenario in report["scenarios"]
         if scenario["status"] not in ("passed", "skipped", "untested")
     ]
     return failed + [f"lane failure: {failure['kind']}" for failure in report.get("lane_failures", [])]
+
+
+def _why(scenario: dict[str, Any]) -> str:
+    """The step that failed and the first line of its error (already redacted by the lane), so
+    the kill table shows the mutant was caught by an assertion, not by a crash elsewhere."""
+    step = next((step for step in scenario["steps"] if step["status"] == "failed"), None)
+    error = (step or {}).get("error") or scenario.get("error") or ""
+    first = next((line.strip() for line in error.splitlines() if line.strip()), "")
+    where = f"{step['keyword']} {step['name']}" if step else "the scenario"
+    return f" [{where}: {first[:_ERROR_CHARS]}]"

@@ -3,6 +3,7 @@ mutants applied and restored, a deterministic rotating sample, and a kill table 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ci.mutants.__main__ import choose
+from ci.mutants.__main__ import baseline_checks, choose, longest_first
 from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.pool import run_on_copies
 from ci.mutants.report import kill_table
@@ -48,6 +49,14 @@ def test_a_mutant_whose_code_moved_is_refused_naming_it(tmp_path: Path) -> None:
         'check = { pytest = ["t.py"] }\n'
     )
     with pytest.raises(CatalogueError, match="mutant 'twice': `find` occurs 2 times in app.py"):
+        load_catalogue(catalogue, tmp_path)
+    (catalogue / "demo.toml").write_text(
+        '[[mutant]]\nid = "gone"\nbehaviour = "b"\nfile = "app.py"\nfind = "y = 1"\nreplace = "y = 2"\n'
+        'check = { pytest = ["t.py"] }\n'
+    )
+    with pytest.raises(
+        CatalogueError, match="mutant 'gone': `find` occurs 0 times in app.py.*the code moved"
+    ):
         load_catalogue(catalogue, tmp_path)
     (catalogue / "demo.toml").write_text(
         '[[mutant]]\nid = "nocheck"\nbehaviour = "b"\nfile = "app.py"\nfind = "x"\nreplace = "y"\ncheck = {}\n'
@@ -124,3 +133,35 @@ def test_jobs_share_the_copies_one_job_per_copy_and_keep_the_catalogue_order() -
     results = run_on_copies(copies, list(range(6)), work, done)
     assert results == [f"item {n}" for n in range(6)]
     assert finished[0] == 1 and sorted(finished) == list(range(6))
+
+
+def test_the_baseline_runs_each_lane_once_with_only_the_scenarios_its_checks_name() -> None:
+    named = [
+        mutant(id="a", check=Check(lane="pr", features=("f/a.feature",), names=("one",))),
+        mutant(id="b", check=Check(lane="pr", features=("f/b.feature",), names=("two",))),
+        mutant(id="c", check=Check(lane="post-merge", features=("f/c.feature",), names=("three",))),
+    ]
+    runs = baseline_checks(named, workers=2)
+    checks = [run.keywords["check"] for run in runs]  # type: ignore[attr-defined]
+    assert checks == [
+        Check(lane="post-merge", features=("f/c.feature",), names=("three",)),
+        Check(lane="pr", features=("f/a.feature", "f/b.feature"), names=("one", "two")),
+    ]
+    # One check of a lane that names no scenario runs its features whole, so no names narrow them.
+    whole = named + [mutant(id="d", check=Check(lane="pr", features=("f/d.feature",)))]
+    pr = [run.keywords["check"] for run in baseline_checks(whole, workers=2)][1]  # type: ignore[attr-defined]
+    assert pr == Check(lane="pr", features=("f/a.feature", "f/b.feature", "f/d.feature"))
+
+
+def test_the_slowest_mutants_start_first_by_the_last_run_else_by_their_kind(tmp_path: Path) -> None:
+    quick = mutant(id="quick")
+    pr = mutant(id="pr", check=Check(lane="pr", features=("f/a.feature",)))
+    post_merge = mutant(id="pm", check=Check(lane="post-merge", features=("f/a.feature",)))
+    assert [m.id for m in longest_first([quick, pr, post_merge], tmp_path / "none.json")] == [
+        "pm",
+        "pr",
+        "quick",
+    ]
+    last = tmp_path / "report.json"
+    last.write_text(json.dumps({"mutants": [{"id": "quick", "wall_s": 90.0}, {"id": "pm", "wall_s": 3.0}]}))
+    assert [m.id for m in longest_first([quick, pr, post_merge], last)] == ["quick", "pr", "pm"]
