@@ -36,7 +36,13 @@ ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "artifacts" / "mutants"
 
 
-def choose(mutants: list[Mutant], only: list[str], sample: int | None) -> list[Mutant]:
+def head_commit() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def choose(mutants: list[Mutant], only: list[str], sample: int | None, commit: str = "") -> list[Mutant]:
     if only:
         unknown = sorted(set(only) - {mutant.id for mutant in mutants})
         if unknown:
@@ -45,13 +51,23 @@ def choose(mutants: list[Mutant], only: list[str], sample: int | None) -> list[M
             )
         return [mutant for mutant in mutants if mutant.id in only]
     if sample is not None:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
         # The commit decides: every commit tries another part of the catalogue, reproducibly.
-        chosen = random.Random(int(commit, 16)).sample(mutants, min(sample, len(mutants)))
+        chosen = random.Random(int(commit or head_commit(), 16)).sample(mutants, min(sample, len(mutants)))
         return sorted(chosen, key=lambda mutant: mutant.id)
     return mutants
+
+
+def announce(
+    chosen: list[Mutant], catalogue: list[Mutant], sample: int | None, commit: str, jobs: int
+) -> None:
+    """Say what runs and why: a sample names its mutants and the commit that chose them."""
+    line = f"[mutants] {len(chosen)} of {len(catalogue)} mutants, {jobs} at a time"
+    if sample is not None:
+        line += (
+            f"; a rotating sample chosen by commit {commit[:12]} (each commit checks another part of"
+            f" the catalogue; `make mutants` runs all of it): {', '.join(m.id for m in chosen)}"
+        )
+    print(line, file=sys.stderr, flush=True)
 
 
 def report_folder(only: list[str], sample: int | None) -> Path:
@@ -112,56 +128,74 @@ def _run(scratch: Scratch, mutant: Mutant, workers: int) -> Outcome:
         return Outcome(mutant, False, (), 0.0, str(error))
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m ci.mutants", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=[], metavar="ID")
     parser.add_argument("--sample", type=int, metavar="N", help="N mutants chosen by the commit hash")
     parser.add_argument("--workers", type=int, default=2, help="lane workers of each check")
     parser.add_argument("--jobs", type=int, default=2, help="mutants checked at once, each on its own copy")
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def progress(total: int) -> Callable[[Mutant, Outcome], None]:
+    """Prints each outcome as it comes in: `[mutants] 3/94 <id>: killed in 12s by ...`."""
+    done: list[Outcome] = []
+
+    def report(mutant: Mutant, outcome: Outcome) -> None:
+        done.append(outcome)
+        print(
+            f"[mutants] {len(done)}/{total} {mutant.id}: {outcome.verdict} in {outcome.wall_s:.0f}s"
+            + (f" by {outcome.killed_by[0]}" if outcome.killed_by else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def run_chosen(chosen: list[Mutant], jobs: int, workers: int) -> list[Outcome] | None:
+    """The baseline, then every mutant; the outcomes in the catalogue's order (None: the baseline
+    failed, and the failures are printed)."""
+    with scratch_copies(ROOT, jobs) as scratches:
+        failures = run_on_copies(
+            scratches, baseline_checks(chosen, workers), lambda scratch, check: check(scratch)
+        )
+        if any(failures):
+            print("[mutants] the UNMUTATED product fails these checks; fix them first:", file=sys.stderr)
+            print("\n".join(f"  {failure}" for found in failures for failure in found), file=sys.stderr)
+            return None
+        order = longest_first(chosen, REPORT_DIR / "report.json")
+        finished = run_on_copies(
+            scratches, order, lambda scratch, mutant: _run(scratch, mutant, workers), progress(len(chosen))
+        )
+    # The kill table keeps the catalogue's order, whatever order the mutants ran in.
+    by_id = {outcome.mutant.id: outcome for outcome in finished}
+    return [by_id[mutant.id] for mutant in chosen]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    commit = head_commit() if args.sample is not None else ""
     try:
         catalogue = load_catalogue()
-        chosen = choose(catalogue, args.only, args.sample)
-    except (CatalogueError, ValueError) as error:
-        print(error, file=sys.stderr)
+        chosen = choose(catalogue, args.only, args.sample, commit)
+    except CatalogueError as error:
+        # Loud on purpose: a mutant whose code moved would otherwise test nothing, silently.
+        print(f"[mutants] the catalogue is broken, no mutant was run: {error}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        print(f"[mutants] {error}", file=sys.stderr)
         return 2
     if args.list:
         for mutant in catalogue:
             print(f"{mutant.id:<40} {mutant.capability:<14} {mutant.behaviour}")
         return 0
     started = time.monotonic()
-    print(
-        f"[mutants] {len(chosen)} of {len(catalogue)} mutants, {args.jobs} at a time",
-        file=sys.stderr,
-        flush=True,
-    )
-    done: list[Outcome] = []
-
-    def report(mutant: Mutant, outcome: Outcome) -> None:
-        done.append(outcome)
-        print(
-            f"[mutants] {len(done)}/{len(chosen)} {mutant.id}: {outcome.verdict} in {outcome.wall_s:.0f}s"
-            + (f" by {outcome.killed_by[0]}" if outcome.killed_by else ""),
-            file=sys.stderr,
-            flush=True,
-        )
-
-    with scratch_copies(ROOT, args.jobs) as scratches:
-        failures = run_on_copies(
-            scratches, baseline_checks(chosen, args.workers), lambda scratch, check: check(scratch)
-        )
-        if any(failures):
-            print("[mutants] the UNMUTATED product fails these checks; fix them first:", file=sys.stderr)
-            print("\n".join(f"  {failure}" for found in failures for failure in found), file=sys.stderr)
-            return 1
-        order = longest_first(chosen, REPORT_DIR / "report.json")
-        finished = run_on_copies(
-            scratches, order, lambda scratch, mutant: _run(scratch, mutant, args.workers), report
-        )
-    # The kill table keeps the catalogue's order, whatever order the mutants ran in.
-    by_id = {outcome.mutant.id: outcome for outcome in finished}
-    outcomes = [by_id[mutant.id] for mutant in chosen]
+    announce(chosen, catalogue, args.sample, commit, args.jobs)
+    outcomes = run_chosen(chosen, args.jobs, args.workers)
+    if outcomes is None:
+        return 1
     table = write_reports(outcomes, report_folder(args.only, args.sample), time.monotonic() - started)
     print(table)
     bad = [outcome for outcome in outcomes if outcome.verdict in ("SURVIVED", "error")]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ci.mutants.__main__ import baseline_checks, choose, longest_first
+from ci.mutants.__main__ import announce, baseline_checks, choose, longest_first
 from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.pool import run_on_copies
 from ci.mutants.report import kill_table
@@ -87,12 +87,18 @@ def test_verification_fails_when_the_checks_would_import_another_copy(tmp_path: 
         Scratch(tmp_path, ROOT).verify()  # an empty folder: agent_builder comes from the installed checkout
 
 
-def test_the_rotating_sample_is_decided_by_the_commit() -> None:
+def test_the_rotating_sample_is_decided_by_the_commit_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     mutants = [mutant(id=f"m{n}") for n in range(30)]
     first, again = choose(mutants, [], 10), choose(mutants, [], 10)
     assert first == again and len(first) == 10
+    other = choose(mutants, [], 10, "f" * 40)
+    assert other == choose(mutants, [], 10, "f" * 40) and other != choose(mutants, [], 10, "e" * 40)
     with pytest.raises(ValueError, match="unknown mutant id"):
         choose(mutants, ["nope"], None)
+    announce(other, mutants, 10, "f" * 40, jobs=2)
+    said = capsys.readouterr().err
+    assert "10 of 30 mutants" in said and "chosen by commit ffffffffffff" in said
+    assert said.rstrip().endswith(", ".join(m.id for m in other))
 
 
 def test_the_kill_table_names_survivors_and_equivalents() -> None:
