@@ -1,11 +1,12 @@
-"""Deterministic model-provider faults, served by the record/replay server (support/replay)."""
+"""Deterministic model-provider faults, and what the model was sent, through the record/replay
+server (support/replay)."""
 
-from behave import given, when
+from behave import given, then, when
 from behave.runner import Context
 
 from support.replay.control import ReplayControl
 from support.replay.scope import FailPatch, HangPatch
-from support.tags import PROVIDER_FAULT
+from support.tags import PROVIDER_FAULT, REPLAYED_CALLS
 from support.world import World
 
 
@@ -42,3 +43,18 @@ def step_stall_next(context: Context) -> None:
 def step_wait_parked(context: Context) -> None:
     """Act (e.g. click Stop) only once the replay server holds the call open, never on a timer."""
     _replay(context.world).wait_until_parked()
+
+
+@then("the model was instructed exactly as when its answers were recorded")
+@REPLAYED_CALLS
+def step_no_prompt_drift(context: Context) -> None:
+    """Every model call so far carried the system prompt its recording was made with. The prompt is
+    not in the replay key, so a replayed answer alone proves nothing about the instructions sent."""
+    drift = _replay(context.world).scope_so_far().prompt_drift
+    assert not drift, (
+        "the model was sent other instructions than when its answers were recorded: "
+        + "; ".join(
+            f"call #{d.call} [{d.key}] system prompt {d.sent_digest} (recorded {d.recorded_digest})"
+            for d in drift
+        )
+    )

@@ -209,3 +209,4 @@ SERVICE_API_CHAT = StepNeeds(
 )
 # Faults are patches of the record/replay server, which only @external-model scenarios talk to.
 PROVIDER_FAULT = StepNeeds((EXTERNAL_MODEL,), (), "sets a fault of the record/replay model server")
+REPLAYED_CALLS = StepNeeds((EXTERNAL_MODEL,), (), "reads what the record/replay model server was sent")

@@ -16,6 +16,7 @@ Feature: Environment variables at run time
     When I open the agent's web app
     And I send the message "What are your instructions?"
     Then the agent replies "My instructions: Your support code is E2E-CODE-4711."
+    And the model was instructed exactly as when its answers were recorded
 
   Scenario: Plain variables are set for sandbox commands, secret ones are not
     Given the agent has the variable E2E_REGION set to "eu-west" via API

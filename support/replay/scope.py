@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from support.replay.cassette import Cassette, Entry, RecordedResponse
-from support.replay.matching import AnyRequest, AudioRequest, HttpRequest, key_of, key_text
+from support.replay.matching import AnyRequest, AudioRequest, ChatRequest, HttpRequest, key_of, key_text
 
 Mode = Literal["replay", "record", "live"]
 Target = Literal["chat", "search", "transcription"]
@@ -85,6 +85,17 @@ class Unconsumed(BaseModel):
     request: str
 
 
+class PromptDrift(BaseModel):
+    """A chat call answered from a recording made with another system prompt. The system prompt is
+    not in the key (prompt edits must not fail every scenario), so this fails nothing by itself; a
+    scenario about what the model is instructed asserts there is none."""
+
+    call: int
+    key: str
+    recorded_digest: str | None
+    sent_digest: str | None
+
+
 class ScopeReport(BaseModel):
     scenario: str
     cassette: str
@@ -93,6 +104,7 @@ class ScopeReport(BaseModel):
     misses: list[Miss] = []
     unconsumed: list[Unconsumed] = []
     unapplied_patches: list[Patch] = []
+    prompt_drift: list[PromptDrift] = []
     written: str | None = None
 
     @property
@@ -193,6 +205,7 @@ class Scope:
         self.cassette_missing = cassette is None
         self.entries: list[Entry] = cassette.entries if cassette else []
         self.misses: list[Miss] = []
+        self.prompt_drift: list[PromptDrift] = []
         self.recorded: list[Entry] = []
         self.secrets: set[str] = set()
         self._unused: dict[str, deque[int]] = {}
@@ -230,7 +243,9 @@ class Scope:
         key = key_of(request)
         unused = self._unused.get(key)
         if unused:
-            return self.entries[unused.popleft()]
+            entry = self.entries[unused.popleft()]
+            self._note_drift(request, entry, call)
+            return entry
         if self.cassette_missing:
             reason = f"no cassette at {self.cassette_path}; record this scenario (mode record) to create it"
         elif key in self._unused:
@@ -248,6 +263,19 @@ class Scope:
         miss = build_miss(request, target, call, reason, self.entries)
         self.misses.append(miss)
         return miss
+
+    def _note_drift(self, request: AnyRequest, entry: Entry, call: int) -> None:
+        recorded = entry.request
+        if not (isinstance(request, ChatRequest) and isinstance(recorded, ChatRequest)):
+            return
+        if request.system_prompt_digest != recorded.system_prompt_digest:
+            drift = PromptDrift(
+                call=call,
+                key=entry.key,
+                recorded_digest=recorded.system_prompt_digest,
+                sent_digest=request.system_prompt_digest,
+            )
+            self.prompt_drift.append(drift)
 
     def add_problem(self, request: AnyRequest, target: Target, call: int, reason: str) -> None:
         """A call that could not be served or recorded (e.g. the upstream was unreachable)."""
@@ -273,5 +301,6 @@ class Scope:
             unapplied_patches=sorted(
                 self._patches.values(), key=lambda patch: (patch.target, patch.call or 0)
             ),
+            prompt_drift=self.prompt_drift,
             written=str(written) if written else None,
         )

@@ -25,11 +25,16 @@ WEATHER_TOOL = {
 
 
 def ask(
-    client: OpenAI, prompt: str, *, stream: bool = False, history: list[dict[str, Any]] | None = None
+    client: OpenAI,
+    prompt: str,
+    *,
+    stream: bool = False,
+    history: list[dict[str, Any]] | None = None,
+    system: str | None = None,
 ) -> Any:
     """One model call as an agent makes it: a system prompt, the conversation, the weather tool."""
     messages = [
-        {"role": "system", "content": f"You are helpful. Today is {datetime.now(UTC).date()}."},
+        {"role": "system", "content": system or f"You are helpful. Today is {datetime.now(UTC).date()}."},
         *(history or []),
         {"role": "user", "content": prompt},
     ]

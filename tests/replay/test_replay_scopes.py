@@ -6,6 +6,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import openai
 import pytest
@@ -14,7 +15,7 @@ from support.replay.cassette import JsonResponse, SseResponse, load_cassette
 from support.replay.control import ReplayControlError
 from tests.fakes.upstream import MODEL, FakeUpstream
 
-from .conftest import UPSTREAM_KEY
+from .conftest import UPSTREAM_KEY, Replay
 from .model_calls import FEATURE, StartReplay, agent_turn, ask, record
 
 
@@ -126,6 +127,27 @@ def test_keys_stay_stable_across_runs_with_different_uuids_dates_and_ports(start
     replay.control.open_scope("Stable", FEATURE)
     assert ask(replay.client(), prompt("otherrun22")) == recorded
     assert replay.control.close_scope().ok
+
+
+def test_a_call_with_another_system_prompt_is_served_and_reported_as_prompt_drift(
+    start_replay: StartReplay,
+) -> None:
+    def support_code(replay: Replay, code: str) -> Any:
+        return ask(replay.client(), "What are your instructions?", system=f"Your support code is {code}.")
+
+    record(start_replay, "Instructions", lambda r: support_code(r, "E2E-CODE-4711"))
+    replay = start_replay()
+    replay.control.open_scope("Instructions", FEATURE)
+    support_code(replay, "E2E-CODE-4711")
+    assert replay.control.close_scope().prompt_drift == []
+
+    replay.control.open_scope("Instructions", FEATURE)
+    support_code(replay, "{{env.SUPPORT_CODE}}")  # served all the same: the prompt is not keyed
+    report = replay.control.close_scope()
+    assert report.ok, report.problems_text()
+    [drift] = report.prompt_drift
+    assert drift.call == 0 and drift.key.startswith("default#")
+    assert drift.recorded_digest and drift.sent_digest and drift.recorded_digest != drift.sent_digest
 
 
 def test_calls_outside_a_scope_miss_loudly_in_replay(start_replay: StartReplay) -> None:
