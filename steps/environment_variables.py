@@ -82,6 +82,16 @@ def step_variable_masked(context: Context, name: str, masked: str) -> None:
     expect(_section(context.world).value_of(name)).to_have_text(f"{masked} Secret")
 
 
+@then('the console API lists {name} as a secret masked as "{masked}", without its value')
+def step_api_masks_secret(context: Context, name: str, masked: str) -> None:
+    """The public contract itself never carries the value: a page could not show what it never got."""
+    listed = env_vars(context.world)[name]
+    shown = "its value" if listed.value is not None else "no value"  # never the value itself
+    assert (listed.secret, listed.masked, listed.value) == (True, masked, None), (
+        f"{name} is listed {'as' if listed.secret else 'not as'} a secret, masked as {listed.masked!r}, with {shown}"
+    )
+
+
 @then('the variable dialog says "{text}"')
 def step_dialog_says(context: Context, text: str) -> None:
     expect(_section(context.world).dialog("Add variable").field_error(text)).to_be_visible()

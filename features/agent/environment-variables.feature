@@ -26,6 +26,7 @@ Feature: Environment variables
     When I refresh the page
     Then the variable SERVICE_TOKEN is shown masked as "tok…6789"
     And the page never shows the secret "tok-e2e-0123456789"
+    And the console API lists SERVICE_TOKEN as a secret masked as "tok…6789", without its value
 
   Scenario: A name that breaks the rule is refused with the rule explained
     When I open the agent's configure page
