@@ -76,6 +76,7 @@ Feature: The build assistant
     And the agent's draft is unchanged
 
   Scenario: A proposal naming a missing tool marks it unavailable and applies the rest
+    Given the agent greets with "Hello from the operators' desk." and suggests "Which command failed?" and "Where is the log?" via API
     When I open the agent's configure page
     And I ask the build assistant for this agent:
       """
@@ -86,6 +87,8 @@ Feature: The build assistant
     Then the configuration should be saved automatically
     And the tool "Sandbox shell" is enabled
     And the instructions field shows "A shell helper that runs commands for the operators."
+    And the opening statement field shows "Hello from the operators' desk."
+    And the suggested questions are "Which command failed?" and "Where is the log?"
     And the proposal was saved as one new revision that keeps the model and parameters
 
   Scenario: A failing decision model call is shown and leaves the draft alone
