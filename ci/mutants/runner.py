@@ -134,8 +134,10 @@ def _failed_in_report(path: Path) -> list[str]:
 def _why(scenario: dict[str, Any]) -> str:
     """The step that failed and the first line of its error (already redacted by the lane), so
     the kill table shows the mutant was caught by an assertion, not by a crash elsewhere."""
-    step = next((step for step in scenario["steps"] if step["status"] == "failed"), None)
+    step = next((step for step in scenario["steps"] if step["status"] in ("failed", "error")), None)
     error = (step or {}).get("error") or scenario.get("error") or ""
-    first = next((line.strip() for line in error.splitlines() if line.strip()), "")
+    # A traceback's last line says what was raised; an assertion's first line says what failed.
+    lines = [line.strip() for line in error.splitlines() if line.strip()]
+    first = (lines[-1] if lines and lines[0].startswith("Traceback") else lines[0]) if lines else ""
     where = f"{step['keyword']} {step['name']}" if step else "the scenario"
     return f" [{where}: {first[:_ERROR_CHARS]}]"
