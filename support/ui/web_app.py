@@ -62,6 +62,10 @@ class WebAppPage:
         return self.conversation.get_by_role("article", name="Agent", exact=True)
 
     @property
+    def user_messages(self) -> Locator:
+        return self.conversation.get_by_role("article", name="You", exact=True)
+
+    @property
     def exchange_messages(self) -> Locator:
         """The user's messages and the agent's replies, in conversation order (not the opening)."""
         return self.conversation.get_by_role("article", name=re.compile(r"^(You|Agent)$"))
