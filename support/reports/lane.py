@@ -105,6 +105,8 @@ def write_index(artifacts_dir: Path) -> Path:
     rows = []
     for path in sorted(artifacts_dir.glob("*/report.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
+        if "scenarios" not in document:
+            continue  # not a lane's report: the mutation lane's kill table (artifacts/mutants/)
         statuses = Counter(scenario["status"] for scenario in document["scenarios"])
         failures = len(document.get("lane_failures", []))
         bad = failures or any(status not in ("passed", "skipped", "untested") for status in statuses)

@@ -92,6 +92,9 @@ def test_the_index_lists_every_lane_with_its_outcome(tmp_path: Path) -> None:
     write_lane_reports(LaneReport(run(), [result("A", 3)]), tmp_path / "pr")
     post = RunInfo("post-merge", "r1", None, "2026-01-01T00:01:00+00:00", 5.0)
     write_lane_reports(LaneReport(post, [result("B", 9, "failed")]), tmp_path / "post-merge")
+    (tmp_path / "mutants").mkdir()
+    (tmp_path / "mutants" / "report.json").write_text('{"wall_s": 1.0, "mutants": []}')  # no lane's
     html = write_index(tmp_path).read_text()
     assert 'href="pr/report.html">pr</a></td><td>passed' in html
     assert 'href="post-merge/report.html">post-merge</a></td><td>FAILED' in html
+    assert "mutants" not in html
