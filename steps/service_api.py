@@ -4,7 +4,7 @@ parameters, refusals, and blocking or streaming chat."""
 from behave import given, then, when
 from behave.runner import Context
 
-from support.api.service import ServiceApiError
+from support.api.service import END_USER, ServiceApiError
 from support.api.web_app import conversation_status
 from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
 from support.api_setup.agents import current_agent
@@ -143,15 +143,42 @@ def step_web_app_cannot_read(context: Context) -> None:
     assert status == 404, f"the web app answered {status} for a service API conversation"
 
 
+def _conversation_status(world: World, secret: str | None = None, user: str = END_USER) -> int:
+    conversation_id = world.agent_builder.runtime.conversation_id
+    assert conversation_id, "no service API conversation was started"
+    return service_api_client(world, secret).conversation_status(conversation_id, user)
+
+
+@then("that key reads that conversation")
+def step_key_reads_conversation(context: Context) -> None:
+    """The key and user that started the conversation read it (200): the refusals that follow
+    are about who asks, not about a conversation that cannot be read at all."""
+    status = _conversation_status(context.world)
+    assert status == 200, f"the key that started the conversation was answered {status}"
+
+
+@then("the agent's other API key cannot read that conversation")
+def step_sibling_key_cannot_read(context: Context) -> None:
+    """A second key of the same agent does not open the conversation (404): it is its key's."""
+    world: World = context.world
+    status = _conversation_status(world, world.agent_builder.access_point.other_api_key_secret)
+    assert status == 404, f"the agent's other key read the conversation ({status})"
+
+
+@then("that key cannot read that conversation as another user")
+def step_other_user_cannot_read(context: Context) -> None:
+    """The same key with another `user` does not open the conversation (404): it is that user's."""
+    status = _conversation_status(context.world, user=f"{END_USER}-someone-else")
+    assert status == 404, f"another user of the key read the conversation ({status})"
+
+
 @then("the other agent's API key cannot read that conversation")
 def step_other_key_cannot_read(context: Context) -> None:
     """Another agent's service API key does not open this agent's conversation (404)."""
     world: World = context.world
-    runtime = world.agent_builder.runtime
-    assert runtime.conversation_id and runtime.other_agent_api_key, "start a conversation and another agent"
-    status = service_api_client(world, runtime.other_agent_api_key).conversation_status(
-        runtime.conversation_id
-    )
+    other_key = world.agent_builder.runtime.other_agent_api_key
+    assert other_key, 'no other agent has a key: add "Given another published agent has an API key"'
+    status = _conversation_status(world, other_key)
     assert status == 404, f"another agent's key read the conversation ({status})"
 
 

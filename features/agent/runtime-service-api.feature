@@ -27,9 +27,13 @@ Feature: Chatting through the service API
     And the service API conversation has 2 exchanges
 
   Scenario: A conversation is readable only where it was started
-    Given another published agent has an API key
+    Given another API key has been created via API
+    And another published agent has an API key
     When I send "Reply with exactly: E2E-PRIVATE-TURN" to the service API in blocking mode
     Then the service API answer is "E2E-PRIVATE-TURN"
+    And that key reads that conversation
+    And that key cannot read that conversation as another user
+    And the agent's other API key cannot read that conversation
     And the agent's web app cannot read that conversation
     And the other agent's API key cannot read that conversation
 

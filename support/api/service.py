@@ -90,17 +90,17 @@ class ServiceApiClient:
             _raise_for_error(events.response)
             return [_event(event) for event in events.iter_sse()]
 
-    def conversation_status(self, conversation_id: str) -> int:
-        """The status a request for that conversation's messages is answered with."""
+    def conversation_status(self, conversation_id: str, user: str = END_USER) -> int:
+        """The status a request for that conversation's messages (as `user`) is answered with."""
         try:
-            self.conversation_messages(conversation_id)
+            self.conversation_messages(conversation_id, user)
         except ServiceApiError as error:
             return error.status
         return 200
 
-    def conversation_messages(self, conversation_id: str) -> ChatMessageList:
-        """A conversation of this key and END_USER: only they may read it."""
-        response = self._http.get(f"/conversations/{conversation_id}/messages", params={"user": END_USER})
+    def conversation_messages(self, conversation_id: str, user: str = END_USER) -> ChatMessageList:
+        """A conversation of this key and `user` (END_USER unless told): only they may read it."""
+        response = self._http.get(f"/conversations/{conversation_id}/messages", params={"user": user})
         _raise_for_error(response)
         return ChatMessageList.model_validate(response.json())
 
