@@ -103,6 +103,21 @@ def test_preview_conversations_appear_on_no_public_surface(
     assert other.status_code == 404
 
 
+def test_a_preview_conversation_is_its_agents_alone(
+    chat_stack: ChatStack, fake_upstream: FakeUpstream
+) -> None:
+    # Preview conversations have no owner (only the admin previews): their agent is their only scope.
+    first, second = (
+        publish_agent(chat_stack.api, chat_stack.scripted_model),
+        publish_agent(chat_stack.api, chat_stack.scripted_model),
+    )
+    fake_upstream.reply(Text("First agent."))
+    conversation_id = preview(chat_stack, first, "Hi")[0].data["conversation_id"]
+    path = "/console/api/agents/{}/preview/conversations/" + conversation_id + "/messages"
+    assert chat_stack.api.get(path.format(first["id"])).status_code == 200
+    assert chat_stack.api.get(path.format(second["id"])).status_code == 404
+
+
 def test_stop_and_refusals(
     chat_stack: ChatStack, fake_upstream: FakeUpstream, public_client: httpx.Client
 ) -> None:
