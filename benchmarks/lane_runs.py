@@ -19,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from support.stack import die_with_parent
+
 ROOT = Path(__file__).resolve().parents[1]
+# The lanes' own output, kept so that a red configuration can be read after the run.
+LOGS = ROOT / "artifacts" / "benchmarks"
 
 
 @dataclass(frozen=True)
@@ -33,18 +39,25 @@ class LaneRun:
 def run_lane(lane: str, workers: int, env: Mapping[str, str] | None = None) -> LaneRun:
     """`make e2e`/`make post-merge` with `--workers N`, measured."""
     with tempfile.TemporaryDirectory(prefix="bench-") as artifacts:
+        # mkdtemp makes it 0700; shellctl's sandbox users must be able to reach workspaces inside.
+        os.chmod(artifacts, 0o755)
         module = ["-m", "ci.post_merge"] if lane == "post-merge" else ["-m", "support.lanes", lane]
         extra = {"E2E_START_AGENT_BACKEND": "1"} if lane == "post-merge" else {}
+        LOGS.mkdir(parents=True, exist_ok=True)
+        log = LOGS / f"{lane}-{workers}-workers.log"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
-        code = subprocess.run(
-            [sys.executable, *module, "--workers", str(workers)],
-            cwd=ROOT,
-            env={**os.environ, "E2E_ARTIFACTS_DIR": artifacts, **extra, **(env or {})},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            check=False,
-        ).returncode
+        with log.open("w", encoding="utf-8") as output:
+            code = subprocess.run(
+                die_with_parent([sys.executable, *module, "--workers", str(workers)]),
+                cwd=ROOT,
+                env={**os.environ, "E2E_ARTIFACTS_DIR": artifacts, **extra, **(env or {})},
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                check=False,
+            ).returncode
+        if code != 0:
+            print(f"{lane} with {workers} worker(s) exited {code}: its output is in {log}", file=sys.stderr)
         wall = time.monotonic() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

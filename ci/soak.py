@@ -21,6 +21,8 @@ import time
 import uuid
 from pathlib import Path
 
+from support.stack import die_with_parent
+
 ROOT = Path(__file__).resolve().parents[1]
 # Not E2E_-prefixed: the settings refuse unknown E2E_ variables. Sandboxed commands get a clean
 # environment, but bwrap dies with shellctl, which carries the marker.
@@ -49,6 +51,8 @@ def run_once(
 ) -> tuple[int, float, list[str], Path]:
     marker = uuid.uuid4().hex
     artifacts = Path(tempfile.mkdtemp(prefix=f"soak-{lane}-"))
+    # mkdtemp makes it 0700; shellctl's sandbox users must be able to reach workspaces inside.
+    artifacts.chmod(0o755)
     module = ["-m", "ci.post_merge"] if lane == "post-merge" else ["-m", "support.lanes", lane]
     env = {
         **os.environ,
@@ -59,7 +63,7 @@ def run_once(
     }
     started = time.monotonic()
     code = subprocess.run(
-        [sys.executable, *module, "--workers", str(workers), *extra],
+        die_with_parent([sys.executable, *module, "--workers", str(workers), *extra]),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
