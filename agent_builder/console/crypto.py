@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import stat
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,21 +105,27 @@ def install(db: Database, box: SecretBox) -> None:
     _boxes[db] = box
     sealed = 0
     with db.write() as conn:
-        for column in SECRET_COLUMNS:
-            rows = conn.execute(f"SELECT rowid, {column.column} AS value FROM {column.table}").fetchall()
-            for row in rows:
-                if row["value"] is None:
-                    continue
-                if row["value"].startswith(PREFIX):
-                    _check_opens(box, row["value"], column)
-                    continue
-                conn.execute(
-                    f"UPDATE {column.table} SET {column.column} = ? WHERE rowid = ?",
-                    (box.seal(row["value"]), row["rowid"]),
-                )
+        for column, rowid, value in _stored_secrets(conn):
+            if value.startswith(PREFIX):
+                _check_opens(box, value, column)
+            else:
+                _replace(conn, column, rowid, box.seal(value))
                 sealed += 1
     if sealed:
         logger.info("encrypted %d stored secrets that were kept in plain text", sealed)
+
+
+def _stored_secrets(conn: sqlite3.Connection) -> Iterator[tuple[SecretColumn, int, str]]:
+    """(column, rowid, stored value) of every secret that is set."""
+    for column in SECRET_COLUMNS:
+        rows = conn.execute(f"SELECT rowid, {column.column} AS value FROM {column.table}").fetchall()
+        for row in rows:
+            if row["value"] is not None:
+                yield column, row["rowid"], row["value"]
+
+
+def _replace(conn: sqlite3.Connection, column: SecretColumn, rowid: int, stored: str) -> None:
+    conn.execute(f"UPDATE {column.table} SET {column.column} = ? WHERE rowid = ?", (stored, rowid))
 
 
 def _check_opens(box: SecretBox, stored: str, column: SecretColumn) -> None:
@@ -146,16 +154,9 @@ def rotate_secrets(db: Database) -> int:
     box = _boxes[db]
     count = 0
     with db.write() as conn:
-        for column in SECRET_COLUMNS:
-            rows = conn.execute(f"SELECT rowid, {column.column} AS value FROM {column.table}").fetchall()
-            for row in rows:
-                if row["value"] is None:
-                    continue
-                conn.execute(
-                    f"UPDATE {column.table} SET {column.column} = ? WHERE rowid = ?",
-                    (box.rotate(row["value"]), row["rowid"]),
-                )
-                count += 1
+        for column, rowid, value in _stored_secrets(conn):
+            _replace(conn, column, rowid, box.rotate(value))
+            count += 1
     return count
 
 
