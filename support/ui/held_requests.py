@@ -8,31 +8,37 @@ console; `wait_until_sent()` returns once the page sent it; `release()` lets it 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playwright.sync_api import Page, Route
-
-# How often waiting for a held request lets Playwright deliver it to the route handler.
-_PUMP_MS = 25
+from playwright.sync_api import Page, Request, Route
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 @dataclass
 class HeldRequest:
     page: Page
     what: str  # for messages: "the draft save", "the access change"
+    matches: Callable[[str], bool]
     timeout_ms: float
+    sent: list[Request] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)
 
     def wait_until_sent(self) -> Route:
         """The held request, once the page has sent it; fails after the action timeout."""
-        deadline = time.monotonic() + self.timeout_ms / 1000
-        while not self.routes:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the page never sent {self.what} that the scenario holds")
-            # Playwright delivers routed requests while it waits; this is that wait, bounded above.
-            self.page.wait_for_timeout(_PUMP_MS)
+        if not self.routes and not self.sent:
+            try:
+                self.page.wait_for_event(
+                    "request", lambda request: self.matches(request.url), timeout=self.timeout_ms
+                )
+            except PlaywrightTimeoutError:
+                raise AssertionError(f"the page never sent {self.what} that the scenario holds") from None
+        if not self.routes:
+            # Playwright announces a request before routing it, in one ordered stream: once a
+            # round trip started after the announcement is answered, the route has been handled.
+            self.page.evaluate("0")
+        if not self.routes:
+            raise AssertionError(f"{self.what} was sent but never reached the scenario's route")
         return self.routes[0]
 
     def release(self) -> None:
@@ -58,6 +64,10 @@ class HeldRequest:
 
 def hold(page: Page, what: str, matches: Callable[[str], bool], timeout_ms: float) -> HeldRequest:
     """Hold the next request whose URL `matches` (one request; later ones go through)."""
-    held = HeldRequest(page, what, timeout_ms)
+    held = HeldRequest(page, what, matches, timeout_ms)
+    page.on(
+        "request",
+        lambda request: held.sent.append(request) if not held.sent and matches(request.url) else None,
+    )
     page.route(matches, lambda route: held.routes.append(route), times=1)
     return held
