@@ -5,7 +5,7 @@ import json
 
 from behave import then, when
 from behave.runner import Context
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import expect
 
 from support.api_setup.agents import current_agent
 from support.goldens import check_aria, check_text, event_sequence
@@ -32,21 +32,14 @@ def step_send(context: Context) -> None:
     world.agent_builder.preview.replies.append(_preview(world).send())
 
 
-def _finished_reply_text(world: World) -> Locator:
-    preview = _preview(world)
-    reply = preview.last_reply
-    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
-    return preview.reply_text(reply)
-
-
 @then('the preview replies "{text}"')
 def step_replies(context: Context, text: str) -> None:
-    expect(_finished_reply_text(context.world)).to_have_text(text)
+    expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
 
 
 @then('the preview\'s reply mentions "{text}"')
 def step_reply_mentions(context: Context, text: str) -> None:
-    expect(_finished_reply_text(context.world)).to_contain_text(text)
+    expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
 
 
 @then('the preview tool "{name}" shows the result "{text}"')
@@ -93,14 +86,14 @@ def step_restart(context: Context) -> None:
 @then("the preview conversation is empty")
 def step_empty(context: Context) -> None:
     preview = _preview(context.world)
-    expect(preview.questions).to_have_count(0)
-    expect(preview.replies).to_have_count(0)
+    expect(preview.user_messages).to_have_count(0)
+    expect(preview.agent_messages).to_have_count(0)
 
 
 @then("the preview shows {count:d} question")
 @then("the preview shows {count:d} questions")
 def step_question_count(context: Context, count: int) -> None:
-    expect(_preview(context.world).questions).to_have_count(count, timeout=REPLY_TIMEOUT_MS)
+    expect(_preview(context.world).user_messages).to_have_count(count, timeout=REPLY_TIMEOUT_MS)
 
 
 @then('the preview says "{text}"')

@@ -4,7 +4,7 @@ import re
 
 from behave import then, when
 from behave.runner import Context
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import expect
 
 from support.api.models import ChatMessageList
 from support.api_setup.access import public_urls
@@ -50,26 +50,18 @@ def step_reload(context: Context) -> None:
     world.page.reload()
 
 
-def _finished_reply_text(world: World) -> Locator:
-    """The text of the last reply, once the agent has stopped writing it."""
-    web_app = _web_app(world)
-    reply = web_app.last_reply
-    expect(reply).not_to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
-    return web_app.reply_text(reply)
-
-
 @then('the agent replies "{text}"')
 @WEB_APP_CHAT
 def step_agent_replies(context: Context, text: str) -> None:
     """The last reply, once finished, is exactly the text."""
-    expect(_finished_reply_text(context.world)).to_have_text(text)
+    expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
 
 
 @then('the agent\'s reply mentions "{text}"')
 @WEB_APP_CHAT
 def step_reply_mentions(context: Context, text: str) -> None:
     """The last reply, once finished, contains the text."""
-    expect(_finished_reply_text(context.world)).to_contain_text(text)
+    expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
 
 
 @then('the conversation shows the message "{text}" and then the reply')

@@ -6,14 +6,15 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator
 
-from support.ui.voice import MicrophoneControl
+from support.ui.chat_pane import ChatPane
 
 
 @dataclass(frozen=True)
-class WebAppPage:
-    page: Page
+class WebAppPage(ChatPane):
+    LOG_NAME = "Conversation"
+    MICROPHONE_PREFIX = ""
 
     def title(self, agent_name: str) -> Locator:
         return self.page.get_by_role("heading", name=agent_name, exact=True)
@@ -29,24 +30,8 @@ class WebAppPage:
         return self.page.get_by_role("heading", name="Web app not found")
 
     @property
-    def conversation(self) -> Locator:
-        return self.page.get_by_role("log", name="Conversation")
-
-    @property
-    def message_field(self) -> Locator:
-        return self.page.get_by_label("Message", exact=True)
-
-    @property
-    def send_button(self) -> Locator:
-        return self.page.get_by_role("button", name="Send", exact=True)
-
-    @property
-    def stop_button(self) -> Locator:
-        return self.page.get_by_role("button", name="Stop", exact=True)
-
-    @property
-    def microphone(self) -> MicrophoneControl:
-        return MicrophoneControl(self.page, self.page.get_by_role("main"), "")
+    def scope(self) -> Locator:
+        return self.page.get_by_role("main")
 
     def send(self, text: str) -> None:
         self.message_field.fill(text)
@@ -58,36 +43,9 @@ class WebAppPage:
         )
 
     @property
-    def agent_messages(self) -> Locator:
-        return self.conversation.get_by_role("article", name="Agent", exact=True)
-
-    @property
-    def user_messages(self) -> Locator:
-        return self.conversation.get_by_role("article", name="You", exact=True)
-
-    @property
     def exchange_messages(self) -> Locator:
         """The user's messages and the agent's replies, in conversation order (not the opening)."""
         return self.conversation.get_by_role("article", name=re.compile(r"^(You|Agent)$"))
-
-    @property
-    def last_reply(self) -> Locator:
-        return self.agent_messages.last
-
-    def reply_text(self, reply: Locator) -> Locator:
-        # The reply's text block, apart from its role label and tool cards.
-        return reply.locator(".message-text")
-
-    def reply_status(self, reply: Locator, status: str) -> Locator:
-        """A reply's status mark, such as "Stopped"."""
-        return reply.get_by_text(status, exact=True)
-
-    def tool(self, name: str) -> Locator:
-        return self.conversation.get_by_role("group", name=f"Tool {name}", exact=True).last
-
-    @property
-    def alert(self) -> Locator:
-        return self.conversation.get_by_role("alert")
 
     def site_token(self) -> str:
         return self.page.url.rstrip("/").split("/")[-1]

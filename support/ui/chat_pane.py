@@ -1,0 +1,76 @@
+"""A conversation and its composer, as the public web app and the configure page's preview pane
+both show them: the same roles and names, each inside its own part of the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from playwright.sync_api import Locator, Page, expect
+
+from support.ui.voice import MicrophoneControl
+
+
+@dataclass(frozen=True)
+class ChatPane:
+    page: Page
+    LOG_NAME: ClassVar[str]  # the conversation's accessible name
+    MICROPHONE_PREFIX: ClassVar[str]  # the id prefix of the voice controls
+
+    @property
+    def scope(self) -> Locator:
+        """The part of the page that holds the conversation and the composer."""
+        raise NotImplementedError
+
+    @property
+    def conversation(self) -> Locator:
+        return self.scope.get_by_role("log", name=self.LOG_NAME, exact=True)
+
+    @property
+    def message_field(self) -> Locator:
+        return self.scope.get_by_label("Message", exact=True)
+
+    @property
+    def send_button(self) -> Locator:
+        return self.scope.get_by_role("button", name="Send", exact=True)
+
+    @property
+    def stop_button(self) -> Locator:
+        return self.scope.get_by_role("button", name="Stop", exact=True)
+
+    @property
+    def microphone(self) -> MicrophoneControl:
+        return MicrophoneControl(self.page, self.scope, self.MICROPHONE_PREFIX)
+
+    @property
+    def user_messages(self) -> Locator:
+        return self.conversation.get_by_role("article", name="You", exact=True)
+
+    @property
+    def agent_messages(self) -> Locator:
+        return self.conversation.get_by_role("article", name="Agent", exact=True)
+
+    @property
+    def last_reply(self) -> Locator:
+        return self.agent_messages.last
+
+    def reply_text(self, reply: Locator) -> Locator:
+        # The reply's text block, apart from its role label and tool cards.
+        return reply.locator(".message-text")
+
+    def finished_reply_text(self, timeout_ms: float) -> Locator:
+        """The last reply's text, once the agent has stopped writing it."""
+        reply = self.last_reply
+        expect(reply).not_to_have_attribute("aria-busy", "true", timeout=timeout_ms)
+        return self.reply_text(reply)
+
+    def reply_status(self, reply: Locator, status: str) -> Locator:
+        """A reply's status mark, such as "Stopped"."""
+        return reply.get_by_text(status, exact=True)
+
+    def tool(self, name: str) -> Locator:
+        return self.conversation.get_by_role("group", name=f"Tool {name}", exact=True).last
+
+    @property
+    def alert(self) -> Locator:
+        return self.conversation.get_by_role("alert")
