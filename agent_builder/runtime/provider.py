@@ -11,9 +11,11 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
+from agent_builder.provider_errors import provider_refusal
+from agent_builder.redaction import scrub
+
 # Identifies this call site to the provider side (the suite's record/replay keys on it).
 MODEL_CALLER = "agent"
-_MAX_DETAIL_CHARS = 300
 
 
 @dataclass
@@ -56,7 +58,7 @@ async def stream_chat(
                 await response.aread()
                 status = response.status_code
                 raise ProviderError(
-                    _scrub(f"HTTP {status}: {_error_detail(response)}", api_key),
+                    f"HTTP {status}: {provider_refusal(response, [api_key])}",
                     status,
                     transient=status == 429 or status >= 500,
                 )
@@ -84,7 +86,7 @@ async def _read_stream(response: httpx.Response, on_text: Callable[[str], None],
         if error := chunk.get("error"):
             message = error.get("message") if isinstance(error, dict) else error
             raise ProviderError(
-                _scrub(f"The model provider failed mid-stream: {message}", api_key), None, False
+                scrub(f"The model provider failed mid-stream: {message}", [api_key]), None, False
             )
         if usage := chunk.get("usage"):
             completion.prompt_tokens += usage.get("prompt_tokens") or 0
@@ -111,20 +113,5 @@ def _merge_tool_call(calls: dict[int, ToolCallRequest], fragment: dict[str, Any]
     call.arguments += function.get("arguments") or ""
 
 
-def _error_detail(response: httpx.Response) -> str:
-    try:
-        error = response.json().get("error")
-        detail = error.get("message") if isinstance(error, dict) else error
-    except (ValueError, AttributeError):
-        detail = None
-    text = str(detail) if detail else response.text.strip() or response.reason_phrase
-    return text[:_MAX_DETAIL_CHARS]
-
-
 def _describe(exc: httpx.HTTPError) -> str:
     return str(exc) or type(exc).__name__
-
-
-def _scrub(text: str, api_key: str) -> str:
-    """Providers sometimes quote the key they rejected; it must not travel on in an event."""
-    return text.replace(api_key, "***") if api_key else text

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.build_assistant import DraftProposal
 from agent_builder.console.services.providers import ModelEndpoint
-from agent_builder.redaction import scrub
+from agent_builder.provider_errors import provider_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -84,15 +84,13 @@ def _post(endpoint: ModelEndpoint, body: dict[str, Any]) -> dict[str, Any]:
     except httpx.HTTPError as exc:
         logger.warning("build assistant: cannot reach the decision model: %s", type(exc).__name__)
         raise _failed("the decision model's provider cannot be reached") from None
+    if not response.is_success:
+        detail = provider_refusal(response, [endpoint.api_key])
+        raise _failed(f"the decision model refused the request (HTTP {response.status_code}: {detail})")
     try:
         payload = response.json()
     except ValueError:
         payload = None
-    if not response.is_success:
-        error = payload.get("error") if isinstance(payload, dict) else None
-        detail = error.get("message") if isinstance(error, dict) else response.reason_phrase
-        detail = scrub(" ".join(str(detail).split())[:200], [endpoint.api_key])
-        raise _failed(f"the decision model refused the request (HTTP {response.status_code}: {detail})")
     if not isinstance(payload, dict):
         raise _failed("the decision model did not answer with JSON")
     return payload

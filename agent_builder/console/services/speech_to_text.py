@@ -14,7 +14,7 @@ from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.speech_to_text import Transcription
 from agent_builder.console.services.providers import ModelEndpoint
 from agent_builder.console.services.system_models import speech_to_text_endpoint
-from agent_builder.redaction import scrub
+from agent_builder.provider_errors import provider_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,6 @@ AUDIO_TYPES = {
     "audio/flac": ".flac",
 }
 AUDIO_EXTENSIONS = tuple(sorted(set(AUDIO_TYPES.values())))
-_DETAIL_CHARS = 200
 
 
 def audio_type(content_type: str | None, name: str) -> str:
@@ -85,20 +84,10 @@ def _post(endpoint: ModelEndpoint, audio: bytes, media_type: str) -> httpx.Respo
         raise _failed("the speech-to-text provider cannot be reached") from None
     if response.is_success:
         return response
-    detail = scrub(_error_detail(response), [endpoint.api_key])
+    detail = provider_refusal(response, [endpoint.api_key])
     logger.warning("transcription: provider answered HTTP %s", response.status_code)
     raise _failed(f"the speech-to-text provider refused the audio (HTTP {response.status_code}: {detail})")
 
 
 def _failed(reason: str) -> ApiError:
     return ApiError(502, "transcription_failed", f"Transcription failed: {reason}.")
-
-
-def _error_detail(response: httpx.Response) -> str:
-    try:
-        error = response.json().get("error")
-        detail = error.get("message") if isinstance(error, dict) else error
-    except (ValueError, AttributeError):
-        detail = None
-    text = " ".join(str(detail or response.text or response.reason_phrase).split())
-    return text[:_DETAIL_CHARS]
