@@ -279,29 +279,36 @@ def _spawn(
 
 class _forwarding_signals:
     """While workers run: the first SIGINT/SIGTERM stops handing out work and asks each worker to
-    finish its teardown; a worker still alive after the grace period is killed."""
+    finish its teardown; a worker still alive after the grace period, or at a second signal (a
+    second Ctrl-C), is killed."""
 
     def __init__(self, pool: list[_Worker], dispatch: _Dispatch, interrupted: list[int]) -> None:
         self.pool, self.dispatch, self.interrupted = pool, dispatch, interrupted
         self.previous: dict[int, Any] = {}
+        # Cancelled once the workers are gone: a pending timer would keep the lane alive for
+        # the rest of the grace period after everything has stopped.
+        self.grace = threading.Timer(WORKER_GRACE_S, self._kill)
 
     def __enter__(self) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             self.previous[signum] = signal.signal(signum, self._handle)
 
     def __exit__(self, *_: object) -> None:
+        self.grace.cancel()
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
 
     def _handle(self, signum: int, frame: object) -> None:
         if self.interrupted:
+            print("[lanes] second signal: killing the workers", file=sys.stderr, flush=True)
+            self._kill()
             return
         self.interrupted.append(signum)
         self.dispatch.stopping = True
         print(f"[lanes] {signal.Signals(signum).name}: stopping the workers", file=sys.stderr, flush=True)
         for worker in self.pool:
             _signal_group(worker.process, signal.SIGTERM)
-        threading.Timer(WORKER_GRACE_S, self._kill).start()
+        self.grace.start()
 
     def _kill(self) -> None:
         for worker in self.pool:

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
-from support.parallel.coordinator import plan_lane, run_pool
+from support.parallel.coordinator import WORKER_GRACE_S, plan_lane, run_pool
 from support.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +35,17 @@ def fails(context):
 @step("the worker dies")
 def dies(context):
     os.kill(os.getpid(), signal.SIGKILL)
+
+@step("it runs until stopped")
+def runs_until_stopped(context):
+    Path("running").touch()  # tells the test the scenario has started
+    time.sleep(600)
+
+@step("it ignores SIGTERM and runs until killed")
+def ignores_sigterm(context):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path("running").touch()
+    time.sleep(600)
 
 @step("both workers are running a scenario")
 def barrier(context):
@@ -186,3 +201,48 @@ def test_no_worker_process_outlives_the_lane(project: Path) -> None:
         if b"support.parallel.worker" in cmdline and str(project).encode() in cmdline
     ]
     assert alive == [] or all(os.path.exists(project) for _ in alive) and alive == []
+
+
+# The coordinator as a user runs it: its own process, so the test can signal it.
+LANE_PROCESS = """
+import sys
+from support.parallel.coordinator import plan_lane, run_pool
+from support.settings import load_settings
+settings = load_settings({"E2E_ARTIFACTS_DIR": "artifacts", "E2E_RUN_ID": "pool1"}, env_file=None)
+sys.exit(run_pool(plan_lane("pr", durations={}), settings, workers=1))
+"""
+
+
+def _start_lane_and_wait_for_its_scenario(project: Path) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen([sys.executable, "-c", LANE_PROCESS], cwd=project, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not (project / "running").exists():
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline, "the scenario never started"
+        time.sleep(0.05)
+    return process
+
+
+def test_an_interrupted_lane_exits_once_its_workers_have_stopped(project: Path) -> None:
+    (project / "features" / "demo.feature").write_text(feature(("Long", "it runs until stopped")))
+    process = _start_lane_and_wait_for_its_scenario(project)
+    process.send_signal(signal.SIGTERM)
+    # The worker stops at once; the lane must not then wait out the kill timer's grace period.
+    assert process.wait(timeout=WORKER_GRACE_S / 2) == 128 + signal.SIGTERM
+    assert report(project)["scenarios"][0]["status"] == "error"  # reported, not lost
+
+
+def test_a_second_signal_kills_a_worker_that_ignores_the_first(project: Path) -> None:
+    (project / "features" / "demo.feature").write_text(
+        feature(("Stubborn", "it ignores SIGTERM and runs until killed"))
+    )
+    process = _start_lane_and_wait_for_its_scenario(project)
+    assert process.stderr is not None
+    process.send_signal(signal.SIGINT)
+    # Two signals sent at once can arrive as one: send the second once the first was handled.
+    for line in process.stderr:
+        if b"SIGINT: stopping the workers" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=WORKER_GRACE_S / 2) == 128 + signal.SIGINT
+    assert b"second signal: killing the workers" in process.stderr.read()
