@@ -1,15 +1,16 @@
 """Run whole lanes as a user would and measure them: the shared part of the lane benchmarks.
 
 Each run is a subprocess with its own artifacts folder; its wall time is measured here and its
-CPU time is that of the whole process tree (the lane, its workers, services and browsers), read
-from RUSAGE_CHILDREN around it. The lane's own report.json says how many scenarios ran.
+CPU time is that of everything it started (the lane, its workers, services and browsers), read
+from a cgroup v2 it runs in. RUSAGE_CHILDREN would not do: Chromium's renderers are not reaped
+by the processes that count them, and it missed more than half of the lane's CPU. The lane's own
+report.json says how many scenarios ran.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -45,9 +47,8 @@ def run_lane(lane: str, workers: int, env: Mapping[str, str] | None = None) -> L
         extra = {"E2E_START_AGENT_BACKEND": "1"} if lane == "post-merge" else {}
         LOGS.mkdir(parents=True, exist_ok=True)
         log = LOGS / f"{lane}-{workers}-workers.log"
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.monotonic()
-        with log.open("w", encoding="utf-8") as output:
+        with CpuAccount() as account, log.open("w", encoding="utf-8") as output:
+            started = time.monotonic()
             code = subprocess.run(
                 die_with_parent([sys.executable, *module, "--workers", str(workers)]),
                 cwd=ROOT,
@@ -55,14 +56,53 @@ def run_lane(lane: str, workers: int, env: Mapping[str, str] | None = None) -> L
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 check=False,
+                preexec_fn=account.join,
             ).returncode
+            wall = time.monotonic() - started
+            cpu = account.cpu_s()
         if code != 0:
             print(f"{lane} with {workers} worker(s) exited {code}: its output is in {log}", file=sys.stderr)
-        wall = time.monotonic() - started
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         report = json.loads((Path(artifacts) / lane / "report.json").read_text())
         return LaneRun(wall, cpu, len(report["scenarios"]), code == 0)
+
+
+class CpuAccount:
+    """A cgroup v2 of its own: the CPU time of every process started in it, reaped or not."""
+
+    def __init__(self) -> None:
+        root = _cgroup2_root()
+        self.path = root / f"lane-benchmark-{os.getpid()}-{time.monotonic_ns()}"
+
+    def __enter__(self) -> Self:
+        try:
+            self.path.mkdir()
+        except OSError as exc:
+            raise SystemExit(
+                f"benchmarks need a writable cgroup v2 to count the browsers' CPU ({self.path}: {exc}); run as root"
+            ) from None
+        return self
+
+    def join(self) -> None:
+        """Runs in the child before exec: it and everything it starts are counted."""
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def cpu_s(self) -> float:
+        stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines())
+        return int(stat["usage_usec"]) / 1e6
+
+    def __exit__(self, *exc: object) -> None:
+        (self.path / "cgroup.kill").write_text("1")  # a leftover must not keep the group alive
+        while (self.path / "cgroup.procs").read_text().strip():
+            time.sleep(0.05)
+        self.path.rmdir()
+
+
+def _cgroup2_root() -> Path:
+    for line in Path("/proc/mounts").read_text().splitlines():
+        _, mount_point, kind, *_ = line.split()
+        if kind == "cgroup2":
+            return Path(mount_point)
+    raise SystemExit("benchmarks need a cgroup v2 mount (/proc/mounts lists none) to count the browsers' CPU")
 
 
 def median_run(runs: Sequence[LaneRun]) -> LaneRun:

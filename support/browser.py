@@ -30,6 +30,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SYSTEM_CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+# Chromium's headless shell (Debian: chromium-headless-shell; Playwright's own pick for headless)
+# renders the same pages with less than half of full Chromium's CPU (benchmarks/browser_cost.py): on
+# two cores, the difference between a second worker that helps and one that waits for CPU. It has
+# no media capture (getUserMedia says "Not supported"), so the microphone browser is full Chromium.
+SYSTEM_HEADLESS_SHELL_NAMES = ("chromium-headless-shell",)
 PERMISSIONS = ["clipboard-read", "clipboard-write"]
 MICROPHONE_PERMISSIONS = [*PERMISSIONS, "microphone"]
 
@@ -46,10 +51,15 @@ class BrowserNotFound(RuntimeError):
     pass
 
 
-def find_chromium(settings: Settings, playwright: Playwright) -> Path:
-    """E2E_BROWSER_PATH, then a Playwright-managed install, then the system package."""
+def find_chromium(settings: Settings, playwright: Playwright, *, media: bool = False) -> Path:
+    """E2E_BROWSER_PATH, then the system headless shell (headless, without `media` capture), then
+    a Playwright-managed install, then the system package."""
     if settings.browser_path is not None:
         return settings.browser_path
+    shell_fits = not settings.headed and not media
+    shell = next(filter(None, map(shutil.which, SYSTEM_HEADLESS_SHELL_NAMES)), None) if shell_fits else None
+    if shell:
+        return Path(shell)
     managed = Path(playwright.chromium.executable_path)
     if managed.exists():
         return managed
@@ -103,7 +113,7 @@ class BrowserSession:
             )
         if self.microphone_browser is None:
             self.microphone_browser = _launch(
-                self.playwright, self.settings, [*CHROMIUM_ARGS, *microphone_args()]
+                self.playwright, self.settings, [*CHROMIUM_ARGS, *microphone_args()], media=True
             )
         return self.microphone_browser
 
@@ -134,9 +144,9 @@ class BrowserSession:
             self.playwright.stop()
 
 
-def _launch(playwright: Playwright, settings: Settings, args: list[str]) -> Browser:
+def _launch(playwright: Playwright, settings: Settings, args: list[str], *, media: bool = False) -> Browser:
     return playwright.chromium.launch(
-        executable_path=str(find_chromium(settings, playwright)),
+        executable_path=str(find_chromium(settings, playwright, media=media)),
         headless=not settings.headed,
         slow_mo=settings.slow_mo_ms,
         args=args,

@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     )
     browser_path: Annotated[Path, AfterValidator(executable)] | None = var(
         "E2E_BROWSER_PATH",
-        meaning="Chromium executable; unset uses a Playwright-managed or system Chromium",
+        meaning="Chromium executable; unset uses chromium-headless-shell (headless), else a Playwright-managed or system Chromium",
         accepts="an executable file",
     )
     browser_ws_endpoint: WsUrl | None = var(

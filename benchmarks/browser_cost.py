@@ -1,0 +1,48 @@
+"""Print what the browser binary costs the PR lane: Chromium's headless shell against full Chromium.
+
+    .venv/bin/python benchmarks/browser_cost.py [--rounds N] [--workers N]
+
+Both run the same pages headless; full Chromium also runs its browser UI and display compositor.
+The two binaries alternate within one run (same machine, same noise) and the medians are
+compared. Figures only: nothing asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lane_runs import LaneRun, median_run, row, run_lane
+
+BINARIES = ("chromium-headless-shell", "chromium")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    paths = {name: shutil.which(name) for name in BINARIES}
+    if missing := [name for name, path in paths.items() if path is None]:
+        raise SystemExit(f"not installed: {', '.join(missing)} (make setup installs both)")
+    runs: dict[str, list[LaneRun]] = {name: [] for name in BINARIES}
+    for _ in range(args.rounds):
+        for name in BINARIES:
+            runs[name].append(run_lane("pr", args.workers, {"E2E_BROWSER_PATH": str(paths[name])}))
+    shell, full = median_run(runs["chromium-headless-shell"]), median_run(runs["chromium"])
+    print(row("headless shell", shell))
+    print(row("full Chromium", full))
+    print(
+        f"the headless shell takes {shell.wall_s / full.wall_s:.2f}x the wall and "
+        f"{shell.cpu_s / full.cpu_s:.2f}x the CPU of full Chromium (median of {args.rounds} rounds)"
+    )
+
+
+if __name__ == "__main__":
+    main()
