@@ -192,9 +192,11 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
     microphone = MICROPHONE in {f"@{tag}" for tag in scenario.effective_tags}
     browser_context = run.browser.new_context(run.storage_state, microphone=microphone)
     if run.settings.trace != "off":
-        # DOM snapshots, network and console, but no screencast frames: the frames were a third of
-        # the lane's CPU (benchmarks/trace_cost.py), and the failure screenshot is taken anyway.
-        browser_context.tracing.start(screenshots=False, snapshots=True, title=scenario.name)
+        # Actions, network and console; DOM snapshots only with `always`, the mode for rerunning a
+        # failure to look closer: recorded for every passing scenario, they cost a tenth of the
+        # lane (benchmarks/trace_cost.py), and a failure keeps its screenshot and page HTML anyway.
+        always = run.settings.trace == "always"
+        browser_context.tracing.start(screenshots=False, snapshots=always, title=scenario.name)
     page = browser_context.new_page()
     world = World(
         settings=run.settings,

@@ -125,7 +125,7 @@ class Settings(BaseSettings):
     trace: Literal["on-failure", "always", "off"] = var(
         "E2E_TRACE",
         "on-failure",
-        meaning="When to keep a Playwright trace per scenario",
+        meaning="When to keep a Playwright trace per scenario (`always` adds DOM snapshots)",
         accepts="`on-failure`, `always` or `off`",
     )
     start_agent_backend: EnvBool = var(
