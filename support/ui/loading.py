@@ -9,14 +9,19 @@ acts within itself.
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 def wait_until_loaded(page: Page, timeout_ms: float | None = None) -> None:
     """Returns once the page's <main> is no longer busy; fails after the action timeout."""
     if page.is_closed() or not page.url.startswith("http"):
         return
-    expect(
-        page.locator('main[aria-busy="true"]'),
-        "the page is still loading (its <main> stays aria-busy): a load request hung or a script failed",
-    ).to_have_count(0, timeout=timeout_ms)
+    # A selector wait, not expect(): it rechecks within milliseconds, where expect() sleeps 100,
+    # then 250 ms between checks, and nearly every step starts just after a page began loading.
+    try:
+        page.locator('main[aria-busy="true"]').wait_for(state="detached", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            "the page is still loading (its <main> stays aria-busy): a load request hung or a script failed"
+        ) from None
