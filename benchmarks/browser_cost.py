@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lane_runs import LaneRun, median_run, row, run_lane
+from lane_runs import compare_pr_lane, row
 
 BINARIES = ("chromium-headless-shell", "chromium")
 
@@ -31,11 +31,10 @@ def main() -> None:
     paths = {name: shutil.which(name) for name in BINARIES}
     if missing := [name for name, path in paths.items() if path is None]:
         raise SystemExit(f"not installed: {', '.join(missing)} (make setup installs both)")
-    runs: dict[str, list[LaneRun]] = {name: [] for name in BINARIES}
-    for _ in range(args.rounds):
-        for name in BINARIES:
-            runs[name].append(run_lane("pr", args.workers, {"E2E_BROWSER_PATH": str(paths[name])}))
-    shell, full = median_run(runs["chromium-headless-shell"]), median_run(runs["chromium"])
+    runs = compare_pr_lane(
+        {name: {"E2E_BROWSER_PATH": str(path)} for name, path in paths.items()}, args.rounds, args.workers
+    )
+    shell, full = runs["chromium-headless-shell"], runs["chromium"]
     print(row("headless shell", shell))
     print(row("full Chromium", full))
     print(

@@ -105,6 +105,18 @@ def _cgroup2_root() -> Path:
     raise SystemExit("benchmarks need a cgroup v2 mount (/proc/mounts lists none) to count the browsers' CPU")
 
 
+def compare_pr_lane(
+    variants: Mapping[str, Mapping[str, str]], rounds: int, workers: int
+) -> dict[str, LaneRun]:
+    """The PR lane under each variant's environment, the variants alternating round after round
+    (so a shared machine's noise hits them alike); the median run of each."""
+    runs: dict[str, list[LaneRun]] = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, env in variants.items():
+            runs[name].append(run_lane("pr", workers, env))
+    return {name: median_run(variant_runs) for name, variant_runs in runs.items()}
+
+
 def median_run(runs: Sequence[LaneRun]) -> LaneRun:
     return LaneRun(
         statistics.median(run.wall_s for run in runs),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lane_runs import LaneRun, median_run, row, run_lane
+from lane_runs import compare_pr_lane, row
 
 MODES = ("off", "on-failure")
 
@@ -27,11 +27,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    runs: dict[str, list[LaneRun]] = {mode: [] for mode in MODES}
-    for _ in range(args.rounds):
-        for mode in MODES:
-            runs[mode].append(run_lane("pr", args.workers, {"E2E_TRACE": mode}))
-    off, on = median_run(runs["off"]), median_run(runs["on-failure"])
+    runs = compare_pr_lane({mode: {"E2E_TRACE": mode} for mode in MODES}, args.rounds, args.workers)
+    off, on = runs["off"], runs["on-failure"]
     print(row("E2E_TRACE=off", off))
     print(row("E2E_TRACE=on-failure", on))
     print(
