@@ -61,10 +61,7 @@ def step_provider_error(context: Context, text: str) -> None:
 
 @then("the preview composer accepts another message")
 def step_composer_ready(context: Context) -> None:
-    preview = _preview(context.world)
-    expect(preview.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
-    expect(preview.send_button).to_be_enabled()
-    expect(preview.stop_button).to_be_hidden()
+    _preview(context.world).expect_ready_for_another_message(REPLY_TIMEOUT_MS)
 
 
 @when("I stop the preview reply")

@@ -94,10 +94,7 @@ def step_reply_marked(context: Context, status: str) -> None:
 @WEB_APP_CHAT
 def step_composer_ready(context: Context) -> None:
     """The message field and Send are enabled again, and Stop is gone."""
-    web_app = _web_app(context.world)
-    expect(web_app.message_field).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
-    expect(web_app.send_button).to_be_enabled()
-    expect(web_app.stop_button).to_be_hidden()
+    _web_app(context.world).expect_ready_for_another_message(REPLY_TIMEOUT_MS)
 
 
 @then('I see the provider error mentioning "{text}"')

@@ -64,6 +64,12 @@ class ChatPane:
         expect(reply).not_to_have_attribute("aria-busy", "true", timeout=timeout_ms)
         return self.reply_text(reply)
 
+    def expect_ready_for_another_message(self, timeout_ms: float) -> None:
+        """The message field and Send are enabled again, and Stop is gone."""
+        expect(self.message_field).to_be_enabled(timeout=timeout_ms)
+        expect(self.send_button).to_be_enabled()
+        expect(self.stop_button).to_be_hidden()
+
     def reply_status(self, reply: Locator, status: str) -> Locator:
         """A reply's status mark, such as "Stopped"."""
         return reply.get_by_text(status, exact=True)
