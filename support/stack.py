@@ -55,29 +55,31 @@ class Service:
     def stop(self, grace_s: float = 5.0) -> None:
         stop_services([self], grace_s)
 
-    def _signal(self, signum: signal.Signals) -> None:
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signum)
-            except ProcessLookupError:
-                pass
-
-    def _wait_or_kill(self, timeout_s: float) -> None:
+    def wait_or_kill(self, timeout_s: float) -> None:
         try:
             self.process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            self._signal(signal.SIGKILL)
+            signal_group(self.process, signal.SIGKILL)
             self.process.wait(timeout=5.0)
+
+
+def signal_group(process: subprocess.Popen[bytes], signum: signal.Signals) -> None:
+    """Signal a still-running child's process group (it was started in a session of its own)."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:
+            pass
 
 
 def stop_services(services: Sequence[Service], grace_s: float = 5.0) -> None:
     """Asks every service to stop, then gives them one grace period together: one by one, each
     graceful shutdown waited for the previous (2.7 s for a 2-worker post-merge stack)."""
     for service in services:
-        service._signal(signal.SIGTERM)
+        signal_group(service.process, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     for service in services:
-        service._wait_or_kill(max(0.0, deadline - time.monotonic()))
+        service.wait_or_kill(max(0.0, deadline - time.monotonic()))
 
 
 def _copy_stdout(

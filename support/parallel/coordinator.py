@@ -48,7 +48,7 @@ from support.reports import (
     zero_scenarios_failure,
 )
 from support.settings import Settings
-from support.stack import die_with_parent
+from support.stack import die_with_parent, signal_group
 from support.tags import behave_args
 
 # After SIGTERM, a worker's own teardown (reports, browser, console) gets this long.
@@ -307,20 +307,12 @@ class _forwarding_signals:
         self.dispatch.stopping = True
         print(f"[lanes] {signal.Signals(signum).name}: stopping the workers", file=sys.stderr, flush=True)
         for worker in self.pool:
-            _signal_group(worker.process, signal.SIGTERM)
+            signal_group(worker.process, signal.SIGTERM)
         self.grace.start()
 
     def _kill(self) -> None:
         for worker in self.pool:
-            _signal_group(worker.process, signal.SIGKILL)
-
-
-def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signum)
-        except ProcessLookupError:
-            pass
+            signal_group(worker.process, signal.SIGKILL)
 
 
 def _accounting(pool: Sequence[_Worker], dispatch: _Dispatch) -> list[LaneFailure]:
