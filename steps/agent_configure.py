@@ -235,17 +235,9 @@ def step_field_shows(context: Context, label: str, value: str) -> None:
 
 
 @then("the agent's draft {parameter} is now {value}")
-def step_parameter_now(context: Context, parameter: str, value: str) -> None:
-    """The draft's model parameter (console API) has the new value."""
-    world: World = context.world
-    parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
-    saved = getattr(parameters, _PARAMETERS[parameter])
-    assert float(saved) == float(value), f"the draft's {parameter} is {saved}"
-
-
 @then("the agent's draft {parameter} is still {value}")
-def step_parameter_unchanged(context: Context, parameter: str, value: str) -> None:
-    """The draft's model parameter (console API) still has its earlier value."""
+def step_parameter_is(context: Context, parameter: str, value: str) -> None:
+    """The draft's model parameter (console API) has this value: the new one, or its earlier one."""
     world: World = context.world
     parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
     saved = getattr(parameters, _PARAMETERS[parameter])
