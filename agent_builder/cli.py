@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import uvicorn
 
@@ -143,7 +143,8 @@ def _run_shellctl(args: argparse.Namespace) -> int:
             "--no-isolation: commands run UNCONFINED, with shellctl's user, files and network; "
             "never use this where commands come from untrusted input"
         )
-    return serve("shellctl", app, args.host, args.port)
+    # asyncio's loop: uvloop's subprocess_exec has no user/group, and each command runs as its own user.
+    return serve("shellctl", app, args.host, args.port, loop="asyncio")
 
 
 class _Server(uvicorn.Server):
@@ -163,7 +164,9 @@ class _Server(uvicorn.Server):
             logger.info("%s listening on %s", self._service, self._url)
 
 
-def serve(service: str, app: object, host: str, port: int) -> int:
+def serve(
+    service: str, app: object, host: str, port: int, loop: Literal["uvloop", "asyncio"] = "uvloop"
+) -> int:
     """Serve an ASGI app on host:port until SIGTERM/SIGINT, then shut down cleanly (exit 0)."""
     try:
         sock = _bind(host, port)
@@ -179,6 +182,8 @@ def serve(service: str, app: object, host: str, port: int) -> int:
         log_config=None,
         access_log=False,
         lifespan="on",
+        loop=loop,
+        http="httptools",
         timeout_graceful_shutdown=5,
         proxy_headers=False,
     )
