@@ -102,6 +102,8 @@ def create_app(config: ConsoleConfig) -> FastAPI:
 
 def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
     """The JSON API routers, the UI pages and static files, and the body size limits."""
+    # First: routes match in order, and a page loads a dozen scripts for each API call it makes.
+    app.mount("/static", StaticFiles(directory=UI_DIR / "static"), name="static")
     for router in (
         auth.router,
         model_providers.router,
@@ -128,7 +130,6 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
     if config.enable_test_seed:
         app.include_router(test_seed.router)
     app.include_router(pages.router, include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=UI_DIR / "static"), name="static")
     app.add_middleware(
         BodyLimitMiddleware,
         default_limit=MAX_JSON_BODY_BYTES,

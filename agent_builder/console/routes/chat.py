@@ -145,7 +145,7 @@ def service_caller(
 Caller = Annotated[ServiceCaller, Depends(service_caller)]
 
 
-def service_agent(caller: Caller) -> agents.PublishedAgent:
+async def service_agent(caller: Caller) -> agents.PublishedAgent:
     return caller.agent
 
 

@@ -48,11 +48,11 @@ def stream_docs(model: type[BaseModel], description: str) -> dict[int | str, dic
     return {200: {"description": description, "content": {"text/event-stream": {"schema": schema}}}}
 
 
-def _runs(request: Request) -> ChatRuns:
+async def _runs(request: Request) -> ChatRuns:
     return request.app.state.chat_runs
 
 
-def _console_url(request: Request) -> str:
+async def _console_url(request: Request) -> str:
     """Where the runtime reaches this console (knowledge retrieval): the configured internal URL,
     else the address this server accepted the request on, i.e. its bound host and port."""
     config: ConsoleConfig = request.app.state.config

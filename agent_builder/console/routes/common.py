@@ -14,19 +14,21 @@ from agent_builder.console.indexing import IndexingWorker
 from agent_builder.console.schemas.errors import ErrorResponse, ValidationErrorResponse
 
 
-def _db(request: Request) -> Database:
+# The dependencies that only read app state are async: FastAPI runs a sync one in the thread
+# pool, a thread hop per request for returning an attribute.
+async def _db(request: Request) -> Database:
     return request.app.state.db
 
 
-def _config(request: Request) -> ConsoleConfig:
+async def _config(request: Request) -> ConsoleConfig:
     return request.app.state.config
 
 
-def _indexer(request: Request) -> IndexingWorker:
+async def _indexer(request: Request) -> IndexingWorker:
     return request.app.state.indexer
 
 
-def _public_origin(request: Request) -> str:
+async def _public_origin(request: Request) -> str:
     config: ConsoleConfig = request.app.state.config
     return config.public_url or str(request.base_url).rstrip("/")
 
