@@ -113,17 +113,15 @@ class BuildAssistant {
     this.render();
   }
 
-  async load() {
-    const [tools, datasets, stored] = await Promise.all([
-      api.get('/console/api/tools'), api.get('/console/api/datasets'), api.get(base),
-    ]);
-    for (const tool of tools.data) this.names.tools[tool.name] = tool.label;
-    for (const dataset of datasets.data) this.names.datasets[dataset.id] = dataset.name;
-    this.pending = stored.proposal;
+  // The tool and dataset names come from the configure page, which has just loaded both lists.
+  async load({ tools, datasets }) {
+    for (const tool of tools) this.names.tools[tool.name] = tool.label;
+    for (const dataset of datasets) this.names.datasets[dataset.id] = dataset.name;
+    this.pending = (await api.get(base)).proposal;
   }
 }
 
-export async function mountBuildAssistant(draft) {
+export async function mountBuildAssistant(draft, catalog) {
   const assistant = new BuildAssistant(draft);
   byId('assistant-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -135,7 +133,7 @@ export async function mountBuildAssistant(draft) {
   assistant.discardButton.addEventListener('click', () => assistant.act(() => assistant.discard()));
   draft.onSaved(() => assistant.render()); // "Current draft" is the draft as saved now
   try {
-    await assistant.load();
+    await assistant.load(catalog);
   } catch (err) {
     showAlert(assistant.error, `Could not load the build assistant: ${err.message}`);
     return;

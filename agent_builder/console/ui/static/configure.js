@@ -360,7 +360,7 @@ async function load() {
     showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
   });
   fields.disabled = false;
-  await Promise.all([mountBuildAssistant(draftHandle), mountPreview(draftHandle)]);
+  await Promise.all([mountBuildAssistant(draftHandle, { tools, datasets }), mountPreview(draftHandle)]);
 }
 
 // Shows a draft in every field: at load, after a restore and after "Load latest".
