@@ -1,6 +1,7 @@
 """behave lifecycle for the whole suite; `environment.py` only delegates here.
 
-before_all: settings -> embedded console (unless E2E_BASE_URL) -> API sign-in -> browser.
+before_all: settings -> embedded console (unless E2E_BASE_URL), booting while the browser launches
+-> API sign-in.
 Per scenario: a fresh signed-in browser context and World; afterwards failure evidence, typed
 cleanup, and failing a passed scenario on an uncaught page error or a cleanup error.
 after_all: the leftover audit, the zero-scenario gate, reports, and teardown in reverse.
@@ -52,7 +53,7 @@ from support.reports import (
 )
 from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
-from support.stack import Stack, console_command, start_service, wait_healthy
+from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
 from support.ui.loading import wait_until_loaded
 from support.world import World
@@ -123,14 +124,8 @@ def before_all(context: Context) -> None:
     if link is None:
         shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
     report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
-    console_url = settings.base_url or _start_console(settings, stack, report_dir, stages)
-    with _stage(stages, "console health"):
-        wait_healthy(console_url.rstrip("/") + "/healthz")
-    with _stage(stages, "sign-in"):
-        token = sign_in(console_url, settings.admin_email, settings.admin_password.get_secret_value())
-        console = ConsoleClient(console_url, token)
-    with _stage(stages, "browser launch"):
-        browser = BrowserSession.start(settings)
+    console, browser = _start_target(settings, stack, report_dir, stages)
+    console_url = console.base_url
     context.run = RunState(
         settings=settings,
         stack=stack,
@@ -140,7 +135,7 @@ def before_all(context: Context) -> None:
         browser=browser,
         started_at=started_at,
         stage_durations=stages,
-        secrets=settings.secret_values() | {token},
+        secrets=settings.secret_values() | {console.token},
         replay=ReplayControl(settings.replay_url) if settings.replay_url else None,
         lane=lane,
         lane_dir=lane_dir,
@@ -160,17 +155,42 @@ def _step_registry(context: Context) -> StepRegistry:
     return registry
 
 
-def _start_console(settings: Settings, stack: Stack, report_dir: Path, stages: dict[str, float]) -> str:
+def _start_target(
+    settings: Settings, stack: Stack, report_dir: Path, stages: dict[str, float]
+) -> tuple[ConsoleClient, BrowserSession]:
+    """The console (embedded unless E2E_BASE_URL), signed in, and the browser: launched while the
+    console boots, as each takes most of a second."""
+    booting = None if settings.base_url else _launch_console(settings, report_dir)
+    try:
+        with _stage(stages, "browser launch"):
+            browser = BrowserSession.start(settings)
+    except BaseException:
+        if booting is not None:
+            booting.process.kill()
+        raise
+    try:
+        if booting is not None:
+            with _stage(stages, "console ready"):
+                stack.add(booting.wait())
+        console_url = settings.base_url or stack.services[0].url
+        with _stage(stages, "console health"):
+            wait_healthy(console_url.rstrip("/") + "/healthz")
+        with _stage(stages, "sign-in"):
+            token = sign_in(console_url, settings.admin_email, settings.admin_password.get_secret_value())
+            console = ConsoleClient(console_url, token)
+    except BaseException:
+        browser.close()
+        raise
+    return console, browser
+
+
+def _launch_console(settings: Settings, report_dir: Path) -> Launch:
     """The embedded console (no E2E_BASE_URL): its database and log beside this process's reports."""
-    with _stage(stages, "console start"):
-        argv, env = console_command(
-            report_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
-        )
-        log_path = report_dir / "services" / "console.log"
-        service = stack.add(
-            start_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
-        )
-    return service.url
+    argv, env = console_command(
+        report_dir / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
+    )
+    log_path = report_dir / "services" / "console.log"
+    return launch_service("console", argv, ready_prefix="AGENT_BUILDER_READY", log_path=log_path, env=env)
 
 
 def _watch_page(page: Page, world: World) -> None:
