@@ -29,10 +29,18 @@ def main() -> None:
     args = parser.parse_args()
     lanes = args.lanes.split(",")
     runs: dict[tuple[str, int], list[LaneRun]] = {(lane, n): [] for lane in lanes for n in WORKER_COUNTS}
-    for _ in range(args.rounds):
+    for round_number in range(1, args.rounds + 1):
         for lane in lanes:
             for workers in WORKER_COUNTS:
                 runs[lane, workers].append(run_lane(lane, workers))
+            one, two = runs[lane, 1][-1], runs[lane, 2][-1]
+            # Each round's own ratio too: on a shared machine their spread says what a median is worth.
+            print(
+                f"round {round_number}, {lane}: 1 worker {one.wall_s:.1f}s, 2 workers {two.wall_s:.1f}s "
+                f"= {one.wall_s / two.wall_s:.2f}x",
+                flush=True,
+            )
+    print()
     for lane in lanes:
         one, two = median_run(runs[lane, 1]), median_run(runs[lane, 2])
         print(row(f"{lane}, 1 worker", one))
