@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from behave.model import Scenario, Step
 from behave.runner import Context
@@ -56,6 +55,7 @@ from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
 from support.ui.loading import wait_until_loaded
+from support.ui.origin_guard import guard_origin
 from support.world import World
 
 
@@ -194,17 +194,9 @@ def _launch_console(settings: Settings, report_dir: Path) -> Launch:
 
 
 def _watch_page(page: Page, world: World) -> None:
-    """Collect the page's uncaught errors, console messages and requests to other origins."""
+    """Collect the page's uncaught errors (loads from other origins among them) and console messages."""
     page.on("pageerror", lambda error: world.page_errors.append(f"{page.url}: {error}"))
     page.on("console", lambda message: world.console_log.append(f"[{message.type}] {message.text}"))
-    page.on("request", lambda request: _check_origin(request.url, world))
-
-
-def _check_origin(url: str, world: World) -> None:
-    """The product promises pages that load nothing from other origins (no CDN scripts or fonts)."""
-    origin = urlsplit(url)
-    if origin.scheme in ("http", "https") and origin.netloc != urlsplit(world.console_url).netloc:
-        world.page_errors.append(f"request to another origin: {url}")
 
 
 def before_scenario(context: Context, scenario: Scenario) -> None:
@@ -217,6 +209,7 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         # lane (benchmarks/trace_cost.py), and a failure keeps its screenshot and page HTML anyway.
         always = run.settings.trace == "always"
         browser_context.tracing.start(screenshots=False, snapshots=always, title=scenario.name)
+    guard_origin(browser_context, run.console_url)
     page = browser_context.new_page()
     world = World(
         settings=run.settings,
