@@ -25,6 +25,8 @@ from typing import IO
 import httpx
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
 
+from support.tls import tls
+
 
 class ServiceStartError(RuntimeError):
     """A service did not become ready; the message points at its log."""
@@ -170,7 +172,7 @@ def start_service(
     reraise=True,
 )
 def wait_healthy(url: str) -> None:
-    httpx.get(url, timeout=2.0).raise_for_status()
+    httpx.get(url, timeout=2.0, verify=tls()).raise_for_status()
 
 
 @dataclass

@@ -49,6 +49,7 @@ from support.api.models import (
     Transcription,
     VersionRestore,
 )
+from support.tls import tls
 
 SESSION_COOKIE = "ab_session"
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -77,7 +78,7 @@ def _raise_for_error(response: httpx.Response) -> None:
 def sign_in(base_url: str, email: str, password: str) -> str:
     """One API login; the returned token is both the bearer token and the browser's session cookie."""
     response = httpx.post(
-        f"{base_url.rstrip('/')}/console/api/login", json={"email": email, "password": password}
+        f"{base_url.rstrip('/')}/console/api/login", json={"email": email, "password": password}, verify=tls()
     )
     _raise_for_error(response)
     token: str = response.json()["access_token"]
@@ -92,7 +93,9 @@ def session_of(cookies: Sequence[Mapping[str, Any]]) -> str | None:
 def status_of(base_url: str, method: str, path: str, token: str | None = None) -> int:
     """The status the console answers a bare request with: no session, or `token` as its bearer."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = httpx.request(method, f"{base_url.rstrip('/')}{path}", headers=headers, timeout=15.0)
+    response = httpx.request(
+        method, f"{base_url.rstrip('/')}{path}", headers=headers, timeout=15.0, verify=tls()
+    )
     return response.status_code
 
 
@@ -104,6 +107,7 @@ class ConsoleClient:
             base_url=self.base_url + "/console/api",
             headers={"Authorization": f"Bearer {token}"},
             timeout=15.0,
+            verify=tls(),
         )
 
     @property

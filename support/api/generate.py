@@ -22,6 +22,7 @@ from datamodel_code_generator import (
 )
 
 from support.stack import python_module_argv, start_service, wait_healthy
+from support.tls import tls
 
 API_DIR = Path(__file__).parent
 SCHEMA_PATH = API_DIR / "openapi.json"
@@ -40,7 +41,7 @@ def fetch_schema() -> dict[str, object]:
         )
         try:
             wait_healthy(service.url + "/healthz")
-            response = httpx.get(service.url + "/openapi.json", timeout=10)
+            response = httpx.get(service.url + "/openapi.json", timeout=10, verify=tls())
             response.raise_for_status()
             schema: dict[str, object] = response.json()
             return schema

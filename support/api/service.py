@@ -15,6 +15,7 @@ from support.api.models import (
     ChatMessageResponse,
     ServiceApiStreamEvent,
 )
+from support.tls import tls
 
 ServiceStreamEvent = ServiceApiStreamEvent
 # The service API's `user`: a conversation belongs to the API key and user that started it.
@@ -44,7 +45,10 @@ def _raise_for_error(response: httpx.Response) -> None:
 class ServiceApiClient:
     def __init__(self, base_url: str, api_key: str) -> None:
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"}, timeout=15.0
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {api_key}"},
+            timeout=15.0,
+            verify=tls(),
         )
 
     def _get(self, path: str) -> Any:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import httpx
 
+from support.tls import tls
+
 # A session id nothing else uses; a harmless command in case a broken sandbox runs it.
 _PROBE_SESSION = "e2e-token-probe"
 _TIMEOUT_S = 15.0
@@ -18,5 +20,6 @@ def exec_status(shellctl_url: str, authorization: str | None) -> int:
         json={"command": "true"},
         headers=headers,
         timeout=_TIMEOUT_S,
+        verify=tls(),
     )
     return response.status_code

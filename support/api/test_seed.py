@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from support.api.console import ConsoleApiError
+from support.tls import tls
 
 SEED_PREFIX = "/__test__"
 
@@ -28,6 +29,7 @@ class TestSeedClient:
             base_url=base_url.rstrip("/") + SEED_PREFIX,
             headers={"Authorization": f"Bearer {token}"},
             timeout=15.0,
+            verify=tls(),
         )
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import httpx
 
+from support.tls import tls
+
 _TIMEOUT_S = 15.0
 
 
@@ -14,4 +16,6 @@ def _messages_url(web_app_url: str, conversation_id: str) -> str:
 
 def conversation_status(web_app_url: str, conversation_id: str) -> int:
     """The status the web app answers a request for that conversation's messages with."""
-    return httpx.get(_messages_url(web_app_url, conversation_id), timeout=_TIMEOUT_S).status_code
+    return httpx.get(
+        _messages_url(web_app_url, conversation_id), timeout=_TIMEOUT_S, verify=tls()
+    ).status_code

@@ -22,6 +22,7 @@ import httpx
 
 from support.polling import poll_until
 from support.replay.scope import FailPatch, HangPatch, ReplacePatch, ScopeReport
+from support.tls import tls
 
 
 class ReplayControlError(RuntimeError):
@@ -30,7 +31,7 @@ class ReplayControlError(RuntimeError):
 
 class ReplayControl:
     def __init__(self, url: str, timeout: float = 10.0) -> None:
-        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout)
+        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout, verify=tls())
 
     def __enter__(self) -> Self:
         return self
