@@ -35,8 +35,11 @@ def main() -> None:
                 runs[lane, workers].append(run_lane(lane, workers))
             one, two = runs[lane, 1][-1], runs[lane, 2][-1]
             # Each round's own ratio too: on a shared machine their spread says what a median is worth.
+            # With its CPU per scenario beside it: on a quiet machine the same scenarios cost about the
+            # same CPU with 1 or 2 workers, so a 2-worker run that cost much more did the same work slower.
             print(
-                f"round {round_number}, {lane}: 1 worker {one.wall_s:.1f}s, 2 workers {two.wall_s:.1f}s "
+                f"round {round_number}, {lane}: 1 worker {one.wall_s:.1f}s ({_cpu_per_scenario(one):.2f} "
+                f"cpu-s/scenario), 2 workers {two.wall_s:.1f}s ({_cpu_per_scenario(two):.2f} cpu-s/scenario) "
                 f"= {one.wall_s / two.wall_s:.2f}x",
                 flush=True,
             )
@@ -47,6 +50,10 @@ def main() -> None:
         print(row(f"{lane}, 2 workers", two))
         same = "same scenarios" if one.scenarios == two.scenarios else "DIFFERENT scenario counts"
         print(f"{lane}: 2 workers are {one.wall_s / two.wall_s:.2f}x faster than 1 ({same})\n")
+
+
+def _cpu_per_scenario(run: LaneRun) -> float:
+    return run.cpu_s / max(run.scenarios, 1)
 
 
 if __name__ == "__main__":
