@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext
 
-_GUARD = (Path(__file__).with_name("origin_guard.js")).read_text()
+_GUARD = Path(__file__).with_name("origin_guard.js").read_text()
 
 
 def guard_origin(context: BrowserContext, console_url: str) -> None:
