@@ -84,7 +84,8 @@ def step_instructions_show(context: Context, text: str) -> None:
 @then("the configuration should be saved automatically")
 def step_saved_automatically(context: Context) -> None:
     """The one autosave assertion: the publish bar's visible saved state, nothing else."""
-    expect(PublishBar(context.world.page).save_state).to_have_text("Saved")
+    world: World = context.world
+    PublishBar(world.page).wait_for_save_state("Saved", world.settings.timeout_ms)
 
 
 @given("the console will refuse the next draft save")

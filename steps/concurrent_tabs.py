@@ -45,7 +45,8 @@ def step_tab_opening(context: Context, which: str, text: str) -> None:
 
 @then("the {which} tab has saved its change")
 def step_tab_saved(context: Context, which: str) -> None:
-    expect(PublishBar(_tab(context.world, which)).shows("Saved")).to_be_visible()
+    world: World = context.world
+    PublishBar(_tab(world, which)).wait_for_save_state("Saved", world.settings.timeout_ms)
 
 
 @then("the {which} tab says its save was refused because the agent changed elsewhere")

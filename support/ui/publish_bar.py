@@ -6,6 +6,18 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
+# Resolves with what the status reads once it reads `text`, or at the timeout: checked on each
+# change of the status, whitespace collapsed as expect().to_have_text compares it.
+_SAVE_STATE_READS = """(status, [text, timeoutMs]) => new Promise((resolve) => {
+  const reads = () => status.textContent.replace(/\\s+/g, ' ').trim();
+  if (reads() === text) return resolve(text);
+  const observer = new MutationObserver(() => {
+    if (reads() === text) { observer.disconnect(); clearTimeout(timer); resolve(text); }
+  });
+  const timer = setTimeout(() => { observer.disconnect(); resolve(reads()); }, timeoutMs);
+  observer.observe(status, { childList: true, characterData: true, subtree: true });
+})"""
+
 
 @dataclass(frozen=True)
 class PublishBar:
@@ -22,6 +34,19 @@ class PublishBar:
     def save_state(self) -> Locator:
         """What autosave is doing, as the user sees it: "Saving…", "Saved" or "Save failed"."""
         return self.root.get_by_role("status")
+
+    def wait_for_save_state(self, text: str, timeout_ms: float) -> None:
+        """Returns as soon as the save state reads `text`; fails with what it reads after the timeout.
+
+        Watched in the page rather than with expect(), which rechecks only every 500 ms once a wait
+        passes 270 ms (not configurable: microsoft/playwright#32276): an autosave takes its 500 ms
+        debounce plus the request, so every autosave assertion idled about 250 ms.
+        """
+        reads = self.save_state.evaluate(_SAVE_STATE_READS, [text, timeout_ms])
+        if reads != text:
+            raise AssertionError(
+                f'the publish bar\'s save state reads "{reads}" after {timeout_ms} ms, not "{text}"'
+            )
 
     def publish(self) -> None:
         self.root.get_by_role("button", name="Publish").click()

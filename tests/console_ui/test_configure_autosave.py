@@ -4,7 +4,11 @@ what the server then holds."""
 import time
 
 import httpx
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Page, Request, Route, expect
+
+from support.ui.loading import wait_until_loaded
+from support.ui.publish_bar import PublishBar
 
 CONFLICT = "Save failed: this agent was changed elsewhere. Reload to get the latest version."
 
@@ -42,6 +46,32 @@ def test_an_edit_is_not_lost_when_the_user_leaves_immediately(
     page.goto("/agents")  # well within the autosave delay: only the keepalive flush can save it
 
     wait_for_instructions(api, agent["id"], "Typed just before leaving.")
+
+
+def test_the_save_state_wait_waits_for_the_save_and_fails_with_what_the_bar_reads(
+    page: Page, agent: dict, api: httpx.Client
+) -> None:
+    held: list[Route] = []
+    page.route(
+        f"**/console/api/agents/{agent['id']}/draft",
+        lambda route: held.append(route) if route.request.method == "PUT" else route.continue_(),
+    )
+    page.goto(f"/agents/{agent['id']}/configure")
+    wait_until_loaded(page)
+    bar = PublishBar(page)
+
+    def draft_save(request: Request) -> bool:
+        return request.method == "PUT" and request.url.endswith("/draft")
+
+    with page.expect_request(draft_save):  # sent after the debounce, and held
+        page.get_by_label("Instructions", exact=True).fill("Saved once the test lets it through.")
+    with pytest.raises(AssertionError, match='reads "Saving…" after 300 ms, not "Saved"'):
+        bar.wait_for_save_state("Saved", timeout_ms=300)
+
+    assert len(held) == 1
+    held[0].continue_()
+    bar.wait_for_save_state("Saved", timeout_ms=10_000)
+    assert draft_config(api, agent["id"])["instructions"] == "Saved once the test lets it through."
 
 
 def test_a_stale_revision_is_reported_and_nothing_is_overwritten(
