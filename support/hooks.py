@@ -54,7 +54,7 @@ from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
-from support.ui.loading import wait_until_loaded
+from support.ui.loading import wait_until_loaded, wait_until_quiet
 from support.ui.origin_guard import guard_origin
 from support.world import World
 
@@ -246,7 +246,7 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     run: RunState = context.run
     world: World = context.world
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
-    checks = _page_and_replay_checks(world)
+    checks = _page_and_replay_checks(world, steps_passed=not steps_failed)
     run.secrets |= world.secrets  # before any evidence is written
     attempt = run.link.current.attempt if run.link and run.link.current else 1
     evidence = _evidence(run, world, scenario, attempt, failed=steps_failed or bool(checks))
@@ -270,10 +270,20 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
         raise ScenarioHygieneError("\n".join(message for _, message in checks))
 
 
-def _page_and_replay_checks(world: World) -> list[CheckFailure]:
+def _page_and_replay_checks(world: World, *, steps_passed: bool) -> list[CheckFailure]:
     """What the scenario did wrong beyond its steps: uncaught page errors, model calls that missed
     (and no step reported yet), recordings or faults it never used."""
     checks: list[CheckFailure] = []
+    if world.replay is not None and steps_passed:
+        # A last step can pass while the agent still streams its reply (a tool's result shows
+        # before the answer that follows it). The replay scope closes once the page is done, or
+        # the reply's remaining model calls would be reported as recordings never used.
+        timeout_ms = world.settings.timeout_ms
+        busy = [page.url for page in world.browser_context.pages if not wait_until_quiet(page, timeout_ms)]
+        if busy:
+            checks.append(
+                ("page busy", f"still aria-busy {timeout_ms} ms after the last step: {', '.join(busy)}")
+            )
     if world.page_errors:
         checks.append(("page errors", "\n".join(f"uncaught page error: {e}" for e in world.page_errors)))
     if world.replay is None:

@@ -13,6 +13,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 _LOADED = "() => !document.querySelector('main[aria-busy=\"true\"]')"
+# Nothing on the page is busy: no load unfinished, no reply still streaming.
+_QUIET = "() => !document.querySelector('[aria-busy=\"true\"]')"
 
 
 def wait_until_loaded(page: Page, timeout_ms: float | None = None) -> None:
@@ -30,3 +32,14 @@ def wait_until_loaded(page: Page, timeout_ms: float | None = None) -> None:
         raise AssertionError(
             "the page is still loading (its <main> stays aria-busy): a load request hung or a script failed"
         ) from None
+
+
+def wait_until_quiet(page: Page, timeout_ms: float) -> bool:
+    """Whether the page stopped being busy anywhere (a load, a streaming reply) within the timeout."""
+    if page.is_closed() or not page.url.startswith("http"):
+        return True
+    try:
+        page.wait_for_function(_QUIET, polling="raf", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        return False
+    return True

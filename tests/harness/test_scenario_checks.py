@@ -4,7 +4,11 @@ These are the checks `after_scenario` turns into a failure (support/hooks.py).""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from support.hooks import _page_and_replay_checks
 from support.replay.scope import Miss, ScopeReport, Unconsumed
@@ -27,9 +31,21 @@ def miss(call: int) -> Miss:
 @dataclass
 class Replay:
     report: ScopeReport
+    on_close: Callable[[], None] = lambda: None
 
     def close_scope(self) -> ScopeReport:
+        self.on_close()
         return self.report
+
+
+@dataclass
+class NoPages:
+    pages: tuple[Page, ...] = ()
+
+
+@dataclass
+class Settings:
+    timeout_ms: int = 10_000
 
 
 @dataclass
@@ -40,6 +56,8 @@ class World:
     replay_misses_shown: int = 0
     scenario_location: str = LOCATION
     page_errors: list[str] = field(default_factory=list)
+    browser_context: BrowserContext | NoPages = field(default_factory=NoPages)
+    settings: Settings = field(default_factory=Settings)
 
 
 def report(**fields: object) -> ScopeReport:
@@ -48,8 +66,40 @@ def report(**fields: object) -> ScopeReport:
     )
 
 
-def checks(world: World) -> dict[str, str]:
-    return dict(_page_and_replay_checks(world))  # type: ignore[arg-type]
+def checks(world: World, *, steps_passed: bool = True) -> dict[str, str]:
+    return dict(_page_and_replay_checks(world, steps_passed=steps_passed))  # type: ignore[arg-type]
+
+
+APP = "http://app.test/"
+BUSY = '[aria-busy="true"]'
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+def streaming_page(context: BrowserContext, *, stops_after_ms: int | None) -> Page:
+    """A page whose reply streams (is aria-busy) until `stops_after_ms`, or for good with None."""
+    stop = (
+        ""
+        if stops_after_ms is None
+        else (
+            f"<script>setTimeout(() => document.querySelector('article').removeAttribute('aria-busy'), "
+            f"{stops_after_ms})</script>"
+        )
+    )
+    page = context.new_page()
+    page.route(
+        APP,
+        lambda route: route.fulfill(
+            content_type="text/html", body=f'<article aria-busy="true">…</article>{stop}'
+        ),
+    )
+    page.goto(APP)
+    return page
 
 
 def test_a_clean_scenario_has_nothing_to_answer_for() -> None:
@@ -76,3 +126,20 @@ def test_a_recording_the_scenario_never_used_fails_it() -> None:
     found = checks(World(replay=Replay(report(unconsumed=[unused]))))
     assert list(found) == ["model recordings"]
     assert "UNUSED recording 2 [agent#abc]" in found["model recordings"]
+
+
+def test_the_replay_scope_closes_only_once_a_streaming_reply_has_finished(context: BrowserContext) -> None:
+    page = streaming_page(context, stops_after_ms=300)
+    busy_at_close: list[bool] = []
+    replay = Replay(report(), on_close=lambda: busy_at_close.append(page.locator(BUSY).count() > 0))
+    assert checks(World(replay=replay, browser_context=context)) == {}
+    assert busy_at_close == [False]
+
+
+def test_a_page_still_streaming_after_the_timeout_fails_the_scenario(context: BrowserContext) -> None:
+    streaming_page(context, stops_after_ms=None)
+    world = World(replay=Replay(report()), browser_context=context, settings=Settings(timeout_ms=200))
+    found = checks(world)
+    assert list(found) == ["page busy"]
+    assert f"still aria-busy 200 ms after the last step: {APP}" in found["page busy"]
+    assert checks(world, steps_passed=False) == {}, "a failed step already explains the scenario"
