@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from support.hooks import _page_and_replay_checks
 from support.replay.scope import Miss, ScopeReport, Unconsumed
+from support.ui.loading import BUSY
 
 LOCATION = "features/a.feature:3"
 
@@ -71,7 +72,6 @@ def checks(world: World, *, steps_passed: bool = True) -> dict[str, str]:
 
 
 APP = "http://app.test/"
-BUSY = '[aria-busy="true"]'
 
 
 @pytest.fixture
@@ -83,21 +83,11 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 def streaming_page(context: BrowserContext, *, stops_after_ms: int | None) -> Page:
     """A page whose reply streams (is aria-busy) until `stops_after_ms`, or for good with None."""
-    stop = (
-        ""
-        if stops_after_ms is None
-        else (
-            f"<script>setTimeout(() => document.querySelector('article').removeAttribute('aria-busy'), "
-            f"{stops_after_ms})</script>"
-        )
-    )
+    body = '<article aria-busy="true">…</article>'
+    if stops_after_ms is not None:
+        body += f"<script>setTimeout(() => document.querySelector('article').removeAttribute('aria-busy'), {stops_after_ms})</script>"
     page = context.new_page()
-    page.route(
-        APP,
-        lambda route: route.fulfill(
-            content_type="text/html", body=f'<article aria-busy="true">…</article>{stop}'
-        ),
-    )
+    page.route(APP, lambda route: route.fulfill(content_type="text/html", body=body))
     page.goto(APP)
     return page
 
