@@ -37,7 +37,14 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from support.replay.scrub import SCRUBBED, is_secret_field, scrub_text
 
@@ -133,6 +140,12 @@ class AudioRequest(_Strict):
     media_type: str
     fields: dict[str, str] = {}  # the other form fields (language, prompt, response_format, ...)
     model: str | None = None
+    # The audio itself, for a miss to say what it carries: never in the key or a cassette.
+    _audio: bytes = PrivateAttr(default=b"")
+
+    @property
+    def audio(self) -> bytes:
+        return self._audio
 
 
 AnyRequest = ChatRequest | HttpRequest | AudioRequest
@@ -222,7 +235,7 @@ def audio_request(
         for key, value in fields
         if key != "model"
     }
-    return AudioRequest(
+    request = AudioRequest(
         call_site=call_site,
         audio_sha256=hashlib.sha256(audio).hexdigest(),
         audio_bytes=len(audio),
@@ -230,6 +243,8 @@ def audio_request(
         fields=dict(sorted(kept.items())),
         model=model,
     )
+    request._audio = audio
+    return request
 
 
 def key_text(request: AnyRequest) -> str:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from support.replay.cassette import Cassette, Entry, RecordedResponse
 from support.replay.matching import AnyRequest, AudioRequest, ChatRequest, HttpRequest, key_of, key_text
+from support.replay.tone_audio import describe
 
 Mode = Literal["replay", "record", "live"]
 Target = Literal["chat", "search", "transcription"]
@@ -256,7 +257,7 @@ class Scope:
         elif isinstance(request, AudioRequest):
             reason = (
                 f"no recorded transcription has this audio (sha256 {request.audio_sha256[:16]}…, "
-                f"{request.audio_bytes} bytes): the product sent a different recording"
+                f"{request.audio_bytes} bytes): the product sent a different recording; {describe(request.audio)}"
             )
         else:
             reason = "no recorded entry matches this request"

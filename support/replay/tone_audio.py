@@ -20,6 +20,7 @@ import math
 import struct
 import sys
 import wave
+from collections.abc import Sequence
 from pathlib import Path
 
 RATE = 44_100  # Chromium's fake capture device runs at 44.1 kHz: no resampling on the way
@@ -39,13 +40,17 @@ def _frequency(char: str) -> float:
 
 def encode(text: str, rate: int = RATE) -> bytes:
     """A mono 16-bit WAV of `text` as tones between silences."""
+    silence_before, silence_after = [0] * int(rate * LEAD_IN_S), [0] * int(rate * TAIL_S)
+    return wav_of(silence_before + _tones(text, rate) + silence_after, rate)
+
+
+def _tones(text: str, rate: int) -> list[int]:
     length = rate // SYMBOLS_PER_SECOND
-    samples = [0] * int(rate * LEAD_IN_S)
+    samples: list[int] = []
     for char in text:
         step = 2 * math.pi * _frequency(char) / rate
         samples += [round(_AMPLITUDE * math.cos(step * n)) for n in range(length)]
-    samples += [0] * int(rate * TAIL_S)
-    return wav_of(samples, rate)
+    return samples
 
 
 def wav_of(samples: list[int], rate: int = RATE) -> bytes:
@@ -62,6 +67,44 @@ def wav_of(samples: list[int], rate: int = RATE) -> bytes:
 def decode(audio: bytes) -> str:
     """The text tone-coded in a 16-bit PCM WAV (its first channel). Raises ValueError for audio
     that is not such a WAV; stops at the first symbol that carries no character."""
+    samples, rate = _samples(audio)
+    return _text(samples, rate)
+
+
+def describe(audio: bytes) -> str:
+    """What a recording says, for a replay miss: the text it carries and, where its samples are not
+    that text's clean tones, where and how they differ (a capture that lost or zeroed samples)."""
+    try:
+        samples, rate = _samples(audio)
+    except ValueError as error:
+        return f"it is not tone-coded audio ({error})"
+    sound = _trimmed(samples)
+    text = _text(sound, rate)
+    if not text:
+        return "it carries no tone-coded text"
+    clean = _trimmed(_tones(text, rate))
+    said = [f'it carries "{text}"']
+    differing = [index for index, (got, want) in enumerate(zip(sound, clean, strict=False)) if got != want]
+    if differing:
+        first = differing[0]
+        zeros = all(sound[index] == 0 for index in differing)
+        said.append(
+            f"{len(differing)} of its first {len(clean)} samples differ from that text's clean tones, "
+            f"the first at {first / rate:.4f} s (sample {first}){', all of them zeros' if zeros else ''}"
+        )
+    if len(sound) > len(clean):
+        broken = sound[len(clean) : len(clean) + rate // SYMBOLS_PER_SECOND]
+        said.append(
+            f"its tone code breaks at {len(clean) / rate:.4f} s (sample {len(clean)}), where "
+            f"{broken.count(0)} of the next {len(broken)} samples are zeros and "
+            f"{len(sound) - len(clean)} samples of sound remain"
+        )
+    elif len(sound) < len(clean):
+        said.append(f"it ends {len(clean) - len(sound)} samples before the tones of its last character do")
+    return "; ".join(said)
+
+
+def _samples(audio: bytes) -> tuple[tuple[int, ...], int]:
     try:
         with wave.open(io.BytesIO(audio), "rb") as wav:
             if wav.getsampwidth() != 2:
@@ -70,7 +113,10 @@ def decode(audio: bytes) -> str:
             frames = wav.readframes(wav.getnframes())
     except (wave.Error, EOFError) as error:
         raise ValueError(f"not a PCM WAV file: {error}") from None
-    samples = struct.unpack(f"<{len(frames) // 2}h", frames)[::channels]
+    return struct.unpack(f"<{len(frames) // 2}h", frames)[::channels], rate
+
+
+def _text(samples: Sequence[int], rate: int) -> str:
     start = next((index for index, sample in enumerate(samples) if sample), len(samples))
     length = rate // SYMBOLS_PER_SECOND
     text = []
@@ -80,6 +126,15 @@ def decode(audio: bytes) -> str:
             break
         text.append(chr(code))
     return "".join(text)
+
+
+def _trimmed(samples: Sequence[int]) -> Sequence[int]:
+    """Without the digital silence before and after the sound, as the product trims a recording."""
+    start = next((index for index, sample in enumerate(samples) if sample), len(samples))
+    end = len(samples)
+    while end > start and samples[end - 1] == 0:
+        end -= 1
+    return samples[start:end]
 
 
 def _code(window: tuple[int, ...]) -> int | None:

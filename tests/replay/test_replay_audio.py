@@ -13,10 +13,12 @@ import pytest
 from support.replay.cassette import load_cassette
 from support.replay.matching import AudioRequest, audio_request, key_of, key_text
 from support.replay.scope import FailPatch
+from support.replay.tone_audio import LEAD_IN_S, RATE, encode, wav_of
 from tests.fakes.upstream import FakeUpstream
 
 from .conftest import CLIENT_KEY, UPSTREAM_KEY, Replay
 from .model_calls import FEATURE, StartReplay, record
+from .test_tone_audio import samples_of
 
 AUDIO = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(range(200))
 CALLER = "speech_to_text"
@@ -69,6 +71,26 @@ def test_the_same_recording_replays_and_another_one_misses(
     assert "the product sent a different recording" in miss.reason
     assert f"-audio: sha256 {entry.request.audio_sha256}" in miss.diff  # recorded vs requested
     assert len(report.unconsumed) == 1
+
+
+def test_a_miss_says_what_the_other_recording_carries_and_where_it_breaks(
+    start_replay: StartReplay, cassettes: Path
+) -> None:
+    clip = encode("Reply with exactly: E2E-VOICE")
+    record(start_replay, "Voice glitch", lambda replay: transcribe(replay, clip))
+    samples = samples_of(clip)
+    sound_starts = int(RATE * LEAD_IN_S)
+    samples[sound_starts + 9000 : sound_starts + 9128] = [0] * 128  # a capture that lost 128 samples
+
+    replay = start_replay()
+    replay.control.open_scope("Voice glitch", FEATURE)
+    with pytest.raises(openai.NotFoundError, match="replay miss"):
+        transcribe(replay, wav_of(samples))
+    (miss,) = replay.control.close_scope().misses
+    assert (
+        'it carries "Reply with"; its tone code breaks at 0.2000 s (sample 8820), where 128 of the next '
+        "882 samples are zeros"
+    ) in miss.reason
 
 
 def test_no_secret_and_no_audio_reaches_the_cassette(start_replay: StartReplay, cassettes: Path) -> None:
