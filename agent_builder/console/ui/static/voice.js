@@ -5,7 +5,6 @@
 import { showAlert } from './dom.js';
 
 const MAX_SECONDS = 60;
-const CAPTURE_MODULE = '/static/voice_capture.js';
 const RECORD_LABEL = 'Record voice message';
 const STOP_LABEL = 'Stop recording';
 
@@ -47,22 +46,13 @@ class Recording {
   }
 
   async start() {
-    // The audio graph gets ready while the microphone opens: what the microphone sends before the
-    // capture is connected is lost, and on a busy machine that setup can outlast the speaker's pause.
-    this.context = new AudioContext();
-    const loading = this.context.audioWorklet.addModule(CAPTURE_MODULE);
-    loading.catch(() => {}); // awaited once the microphone is open; a denied one is the error to show
     this.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
     });
-    await loading;
     // Record at the microphone's own rate: no resampling between it and the file.
     const { sampleRate } = this.stream.getAudioTracks()[0].getSettings();
-    if (sampleRate && sampleRate !== this.context.sampleRate) {
-      await this.context.close();
-      this.context = new AudioContext({ sampleRate });
-      await this.context.audioWorklet.addModule(CAPTURE_MODULE);
-    }
+    this.context = new AudioContext(sampleRate ? { sampleRate } : {});
+    await this.context.audioWorklet.addModule('/static/voice_capture.js');
     const node = new AudioWorkletNode(this.context, 'voice-capture');
     node.port.onmessage = ({ data }) => {
       this.chunks.push(data);
