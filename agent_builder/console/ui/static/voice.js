@@ -37,43 +37,78 @@ export function wavOf(samples, sampleRate) {
   return { blob: new Blob([view.buffer], { type: 'audio/wav' }), empty: body.length === 0 };
 }
 
+// Both captures hand every block of the microphone's channel 0 to `onBlock(samples, sampleRate)`
+// as it comes; once the track is stopped, `drain()` resolves after the last block.
+
+// The track's own blocks (a minute of 10 ms ones), queued while the page is busy: none is lost
+// or padded. Web Audio renders on a clock of its own: in Chromium, a block the microphone sends
+// late becomes 10 ms of silence in the middle of the recording, and blocks that pile up are dropped.
+function readTrack(track, onBlock) {
+  const reader = new MediaStreamTrackProcessor({ track, maxBufferSize: MAX_SECONDS * 100 }).readable.getReader();
+  const reading = (async () => {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const block = new Float32Array(read.value.numberOfFrames);
+      read.value.copyTo(block, { planeIndex: 0, format: 'f32-planar' });
+      onBlock(block, read.value.sampleRate);
+      read.value.close();
+    }
+  })();
+  return { drain: () => reading };
+}
+
+// Browsers without MediaStreamTrackProcessor: an audio worklet taps the samples Web Audio renders,
+// at the microphone's own rate (no resampling between it and the file).
+async function tapWithWorklet(stream, onBlock) {
+  const { sampleRate } = stream.getAudioTracks()[0].getSettings();
+  const context = new AudioContext(sampleRate ? { sampleRate } : {});
+  try {
+    await context.audioWorklet.addModule('/static/voice_capture.js');
+  } catch (err) {
+    context.close();
+    throw err;
+  }
+  const node = new AudioWorkletNode(context, 'voice-capture');
+  node.port.onmessage = ({ data }) => onBlock(data, context.sampleRate);
+  context.createMediaStreamSource(stream).connect(node);
+  return { drain: () => context.close() };
+}
+
 // One recording: started by start(), ended by finish() with the WAV.
 class Recording {
   constructor(onProgress) {
     this.onProgress = onProgress;
     this.chunks = [];
     this.length = 0;
+    this.sampleRate = 0;
   }
 
   async start() {
     this.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
     });
-    // Record at the microphone's own rate: no resampling between it and the file.
-    const { sampleRate } = this.stream.getAudioTracks()[0].getSettings();
-    this.context = new AudioContext(sampleRate ? { sampleRate } : {});
-    await this.context.audioWorklet.addModule('/static/voice_capture.js');
-    const node = new AudioWorkletNode(this.context, 'voice-capture');
-    node.port.onmessage = ({ data }) => {
-      this.chunks.push(data);
-      this.length += data.length;
-      this.onProgress(this.length / this.context.sampleRate);
+    const onBlock = (samples, sampleRate) => {
+      this.chunks.push(samples);
+      this.length += samples.length;
+      this.sampleRate = sampleRate;
+      this.onProgress(this.length / sampleRate);
     };
-    this.context.createMediaStreamSource(this.stream).connect(node);
+    // Read at once: the microphone is already sending.
+    this.capture = 'MediaStreamTrackProcessor' in window
+      ? readTrack(this.stream.getAudioTracks()[0], onBlock)
+      : await tapWithWorklet(this.stream, onBlock);
   }
 
   async finish() {
     this.stream?.getTracks().forEach((track) => track.stop());
-    if (!this.context) return null;
-    const rate = this.context.sampleRate;
-    await this.context.close();
+    if (!this.capture) return null;
+    await this.capture.drain();
     const samples = new Float32Array(this.length);
     let offset = 0;
     for (const chunk of this.chunks) {
       samples.set(chunk, offset);
       offset += chunk.length;
     }
-    return wavOf(samples, rate);
+    return wavOf(samples, this.sampleRate);
   }
 }
 
