@@ -59,6 +59,11 @@ def test_the_recording_carries_what_the_microphone_sent(
         page.add_init_script(script=WITHOUT_TRACK_PROCESSOR)
     page.goto(f"/agents/{agent['id']}/configure")
     wait_until_loaded(page)
+    # Else the first case would quietly test the worklet twice.
+    has_processor = page.evaluate("'MediaStreamTrackProcessor' in window")
+    assert has_processor == (capture == "track processor"), (
+        f"MediaStreamTrackProcessor present: {has_processor}"
+    )
     microphone = PreviewPane(page).microphone
     transcriptions = upstream_server.current.calls("/v1/audio/transcriptions")
 
