@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fastapi import Request
 from starlette.responses import Response
 
-from agent_builder.console.security.cookies import VISITOR_COOKIE, visitor_cookie
+from agent_builder.console.security.cookies import VISITOR_COOKIE, set_cookie, visitor_cookie
 
 VISITOR_LIFETIME_S = 365 * 24 * 3600
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")  # what token_urlsafe(32) makes
@@ -25,9 +25,7 @@ class Visitor:
 
     def remember(self, request: Request, response: Response) -> None:
         if self.new_token is not None:
-            response.set_cookie(
-                VISITOR_COOKIE, self.new_token, max_age=VISITOR_LIFETIME_S, **visitor_cookie(request)
-            )
+            set_cookie(response, VISITOR_COOKIE, self.new_token, VISITOR_LIFETIME_S, visitor_cookie(request))
 
 
 def owner_of(token: str) -> str:

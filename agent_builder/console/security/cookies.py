@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from fastapi import Request
+from starlette.responses import Response
 
 from agent_builder.console.config import ConsoleConfig
 
@@ -37,3 +38,14 @@ def visitor_cookie(request: Request) -> CookieOptions:
     if is_https(request):
         return CookieOptions(secure=True, httponly=True, samesite="none", partitioned=True, path="/chat/")
     return CookieOptions(secure=False, httponly=True, samesite="lax", partitioned=False, path="/chat/")
+
+
+def set_cookie(response: Response, name: str, value: str, max_age: int, options: CookieOptions) -> None:
+    """`response.set_cookie` with these options. Python 3.11's `http.cookies` refuses
+    `partitioned` ("only supported in Python 3.14"), so the attribute is appended to the header
+    Starlette wrote; browsers read it as CHIPS' `Partitioned` either way."""
+    response.set_cookie(name, value, max_age=max_age, **(options | {"partitioned": False}))
+    if options["partitioned"]:
+        header, cookie = response.raw_headers[-1]
+        assert header == b"set-cookie", "set_cookie appends its header last"
+        response.raw_headers[-1] = (header, cookie + b"; Partitioned")
