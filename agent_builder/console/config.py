@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -41,6 +42,18 @@ def _fernet_keys(value: str | None) -> str | None:
 SecretKeys = Annotated[str | None, AfterValidator(_fernet_keys)]
 
 
+def _proxy_networks(value: tuple[str, ...]) -> tuple[str, ...]:
+    # Each an address or network. `*` (or anything else uvicorn would take as a literal) would
+    # make the client's own left-most X-Forwarded-For its address, so it could pick a fresh one
+    # for every sign-in guess.
+    for item in value:
+        ipaddress.ip_network(item, strict=False)  # ValueError for `*`, names, typos
+    return value
+
+
+ProxyList = Annotated[CommaList, AfterValidator(_proxy_networks)]
+
+
 class ConsoleConfig(ServiceSettings):
     db_path: Path = setting(..., "a file path", flag="--db")
     admin_email: str = setting("admin@example.com", "an email address")
@@ -64,4 +77,4 @@ class ConsoleConfig(ServiceSettings):
     # its own address and the public URL's host; the proxies whose X-Forwarded-* headers count.
     secret_key: SecretKeys = setting(None, "Fernet keys, comma-separated, newest first", repr=False)
     allowed_hosts: CommaList = setting(("localhost",), "host names, comma-separated")
-    trusted_proxies: CommaList = setting((), "proxy IP addresses or networks, comma-separated")
+    trusted_proxies: ProxyList = setting((), "proxy IP addresses or networks, comma-separated")

@@ -93,6 +93,12 @@ def test_only_1_enables_the_test_seed_router(
         ("AGENT_BUILDER_INTERNAL_URL", "ftp://console", "must be an http(s):// URL, got 'ftp://console'"),
         ("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "lots", "must be a positive integer, got 'lots'"),
         ("AGENT_BUILDER_MAX_AGENT_FILE_BYTES", "0", "must be a positive integer, got '0'"),
+        # `*` would let a client name its own address (the sign-in throttle's key) in X-Forwarded-For.
+        (
+            "AGENT_BUILDER_TRUSTED_PROXIES",
+            "*",
+            "must be proxy IP addresses or networks, comma-separated, got '*'",
+        ),
     ],
 )
 def test_an_invalid_variable_is_named_with_the_fix(

@@ -78,14 +78,65 @@ def test_wrong_passwords_cost_a_growing_delay_and_the_right_one_works_after_it(
     assert_error(_login(client, WRONG), 401, "invalid_credentials")
 
 
-def test_the_delay_holds_per_account_and_per_client(client: TestClient, clock: Clock) -> None:
+def test_the_delay_holds_per_client_and_per_account_for_clients_that_failed(
+    client: TestClient, clock: Clock
+) -> None:
     for number in range(FREE_FAILURES + 1):  # one client guessing many accounts
         _login(client, {"email": f"user{number}@example.com", "password": "x"}, "198.51.100.7")
     assert_error(_login(client, RIGHT, "198.51.100.7"), 429, "too_many_attempts")
     assert _login(client, RIGHT, "203.0.113.9").status_code == 200  # another client is not held up
-    for number in range(FREE_FAILURES + 1):  # many clients guessing one account
-        _login(client, WRONG, f"203.0.113.{number + 10}")
-    assert_error(_login(client, RIGHT, "203.0.113.99"), 429, "too_many_attempts")
+    for number in range(FREE_FAILURES + 1):  # many clients guessing one account, once each
+        assert_error(_login(client, WRONG, f"203.0.113.{number + 10}"), 401, "invalid_credentials")
+    # Each has failed: now it waits for the account's delay too, even with the right password.
+    assert_error(_login(client, RIGHT, "203.0.113.10"), 429, "too_many_attempts")
+    assert_error(_login(client, WRONG, "203.0.113.11"), 429, "too_many_attempts")
+    # A new address still gets its one try (and a wrong one counts for the account).
+    assert_error(_login(client, WRONG, "203.0.113.50"), 401, "invalid_credentials")
+    assert_error(_login(client, WRONG, "203.0.113.50"), 429, "too_many_attempts")
+
+
+def test_failures_elsewhere_never_lock_out_a_client_that_has_not_failed(
+    client: TestClient, clock: Clock
+) -> None:
+    """Issue 25, item 6: 7 wrong passwords from one client, then one every 15 minutes, used to
+    answer the right password from any other client with 429."""
+    attacker = "198.51.100.66"
+    for _ in range(FREE_FAILURES + 2):
+        _login(client, WRONG, attacker)
+    assert_error(_login(client, RIGHT, attacker), 429, "too_many_attempts")  # its own delay holds
+    for _ in range(8):  # keeping it up: one guess each time its delay (up to 15 min) has passed
+        clock.now += 900
+        assert_error(_login(client, WRONG, attacker), 401, "invalid_credentials")
+        assert _login(client, RIGHT, "203.0.113.9").status_code == 200
+        assert _login(client, RIGHT, "2001:db8:1::5").status_code == 200
+    for number in range(50):  # a hundred addresses guessing once each
+        _login(client, WRONG, f"192.0.2.{number + 100}")
+        _login(client, WRONG, f"2001:db8:{number + 100:x}::1")
+    assert _login(client, RIGHT, "203.0.113.77").status_code == 200
+
+
+def test_an_ipv6_client_is_its_64_network(client: TestClient, clock: Clock) -> None:
+    for number in range(FREE_FAILURES + 1):  # a fresh address of the same /64 for every guess
+        _login(client, {"email": f"user{number}@example.com", "password": "x"}, f"2001:db8:7:7::{number + 1}")
+    assert_error(_login(client, RIGHT, "2001:db8:7:7::ffff"), 429, "too_many_attempts")
+    assert _login(client, RIGHT, "2001:db8:7:8::1").status_code == 200  # the next /64 is another client
+
+
+def test_behind_a_trusted_proxy_the_client_is_the_forwarded_address(
+    make_client: Callable[..., TestClient],
+) -> None:
+    app = make_client(trusted_proxies=("10.0.0.1",)).app
+    app.state.login_throttle = LoginThrottle(clock=Clock())
+    proxy = TestClient(app, client=("10.0.0.1", 4000), headers=BROWSER_HEADERS)
+
+    def via_proxy(body: dict[str, str], forwarded_for: str) -> Any:
+        return proxy.post(LOGIN, json=body, headers={"X-Forwarded-For": forwarded_for})
+
+    for number in range(FREE_FAILURES + 1):
+        # The guesser writes an address of its own choosing in front; the proxy appends the real one.
+        assert_error(via_proxy(WRONG, f"192.0.2.{number}, 198.51.100.66"), 401, "invalid_credentials")
+    assert_error(via_proxy(RIGHT, "203.0.113.9, 198.51.100.66"), 429, "too_many_attempts")
+    assert via_proxy(RIGHT, "203.0.113.9").status_code == 200  # everyone else behind the proxy
 
 
 def test_unknown_accounts_cost_the_same_hashing_as_known_ones(

@@ -8,7 +8,7 @@ from agent_builder.console import auth
 from agent_builder.console.routes.common import DbDep, errors
 from agent_builder.console.schemas.auth import LoginRequest, LoginResponse, Me
 from agent_builder.console.security.cookies import session_cookie
-from agent_builder.console.security.throttle import LoginThrottle
+from agent_builder.console.security.throttle import LoginThrottle, client_key
 
 router = APIRouter(prefix="/console/api", tags=["auth"], responses=errors(422))
 AdminEmail = Annotated[str, Depends(auth.require_admin)]
@@ -16,10 +16,12 @@ AdminEmail = Annotated[str, Depends(auth.require_admin)]
 
 @router.post("/login", responses=errors(401, 429))
 def login(body: LoginRequest, request: Request, db: DbDep, response: Response) -> LoginResponse:
-    """Sign in. Wrong passwords are throttled per account and per client: `429` with
-    `Retry-After` (seconds) while a delay runs, growing with each further failure."""
+    """Sign in. Wrong passwords are throttled per client, and per account for clients that have
+    failed too: `429` with `Retry-After` (seconds) while a delay runs, growing with each further
+    failure. A client that has not failed is never refused because others did."""
     throttle: LoginThrottle = request.app.state.login_throttle
-    client = request.client.host if request.client else "unknown"
+    # The address as a trusted proxy forwarded it (security/__init__.py), else the peer's.
+    client = client_key(request.client.host if request.client else None)
     with throttle.attempt(body.email.lower(), client):
         token = auth.login(db, body.email, body.password)
     response.set_cookie(
