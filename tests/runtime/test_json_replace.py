@@ -3,9 +3,11 @@ from __future__ import annotations
 import json
 import re
 
+import httpx
 import pytest
 
-from agent_builder.runtime.json_replace import JsonReplaceError, parse_path, replace
+from agent_builder.runtime.json_replace import MAX_DEPTH, JsonReplaceError, parse_path, replace
+from tests.runtime.run_requests import run_body, run_events
 
 DOCUMENT = json.dumps({"a": {"b": [{"c": 1}, {"c": 2}]}, "name": "x"})
 
@@ -53,3 +55,40 @@ def test_replace_sets_the_value(path: str, value: object, expected: object) -> N
 def test_errors_say_where(document: str, path: str, message: str) -> None:
     with pytest.raises(JsonReplaceError, match=re.escape(message)):
         replace(document, path, "1")
+
+
+DEEP = "[" * 4000 + "]" * 4000  # issue 25, item 8: this used to end the whole run in RecursionError
+
+
+@pytest.mark.parametrize(
+    ("document", "value", "what"),
+    [
+        (DEEP, "1", "The input"),
+        ('{"a": 1}', DEEP, "The value"),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "1", "The input"),
+    ],
+)
+def test_too_deep_json_is_a_clear_error(document: str, value: str, what: str) -> None:
+    with pytest.raises(
+        JsonReplaceError, match=f"^{what} nests arrays and objects more than {MAX_DEPTH} levels"
+    ):
+        replace(document, "[0]" if document.startswith("[") else "a", value)
+
+
+def test_json_as_deep_as_allowed_still_works() -> None:
+    deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    # The innermost (empty) list replaced by another as deep: the result nests twice as deep.
+    result = replace(deep, "[0]" * (MAX_DEPTH - 1), deep)
+    assert result == "[" * (2 * MAX_DEPTH - 1) + "]" * (2 * MAX_DEPTH - 1)
+    assert replace('{"s": "[[[[ \\" {{{{"}', "s", "1") == '{"s": 1}'  # brackets in a string
+
+
+def test_too_deep_json_is_a_tool_error_and_the_run_goes_on(
+    client: httpx.Client, reference_model_url: str
+) -> None:
+    query = f"set [0] to 1 in this JSON: {DEEP}"
+    events = run_events(client, run_body(reference_model_url, query, tools=("json_replace",)))
+    assert (events[-1].name, events[-1].data.get("code")) == ("run.completed", None), events[-1].data
+    (result,) = [event.data for event in events if event.name == "tool.result"]
+    assert result["is_error"] is True
+    assert result["output"].startswith("json_replace failed: The input nests arrays and objects more than")
