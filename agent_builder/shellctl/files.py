@@ -108,12 +108,15 @@ def open_for_reading(workspace: Workspace, relative: str) -> tuple[BinaryIO, int
     parts = _components(relative)
     with _folder(workspace, parts[:-1], create=False) as folder:
         fd = _open_at(parts[-1], folder, _READ, relative)
-    file = os.fdopen(fd, "rb")  # from here on, the file object owns (and closes) the fd
     try:
-        return file, _checked(fd, relative).st_size
+        # Checked before fdopen: it refuses a folder with IsADirectoryError (a 500) and would
+        # leave the fd open.
+        size = _checked(fd, relative).st_size
+        file = os.fdopen(fd, "rb")  # from here on, the file object owns (and closes) the fd
     except BaseException:
-        file.close()
+        os.close(fd)
         raise
+    return file, size
 
 
 def chunks(file: BinaryIO) -> Iterator[bytes]:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import uuid
+from pathlib import Path
 
 import httpx
 import pytest
@@ -216,6 +217,25 @@ def test_the_file_api_refuses_special_files_without_hanging(shellctl: Shellctl) 
         f"/sessions/{session}/files", params={"path": "pipe"}, content=b"x", timeout=5
     )
     json_error(write, 400, "invalid_path")
+
+
+def test_reading_a_folder_is_a_400_and_leaks_no_descriptor(shellctl: Shellctl) -> None:
+    """Issue 25, item 9: reading a folder answered 500 and left its descriptor open (50 reads:
+    11 -> 61 open descriptors in shellctl)."""
+    session = _session()
+    shellctl.exec(session, "mkdir -p folder/inner")
+    descriptors = Path(f"/proc/{shellctl.process.process.pid}/fd")
+
+    def read_folder(path: str) -> httpx.Response:
+        return shellctl.client.get(f"/sessions/{session}/files", params={"path": path})
+
+    for path in ("folder", "folder/inner", "folder/"):
+        message = json_error(read_folder(path), 400, "invalid_path")["message"]
+        assert message == f"{path!r} is a folder."
+    before = len(list(descriptors.iterdir()))
+    for _ in range(50):
+        json_error(read_folder("folder"), 400, "invalid_path")
+    assert len(list(descriptors.iterdir())) == before
 
 
 @pytest.mark.parametrize("session", ["a.b", "x" * 65, "semi;colon"])
