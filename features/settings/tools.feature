@@ -16,5 +16,5 @@ Feature: Tool settings
   Scenario: A tool credential secret is never shown after saving
     When I open the tool settings
     And I add a "Web search" credential named "search-key" with the secret "tvly-e2e-secret-1234567890"
-    Then the credential "search-key" is listed with its secret masked as "tvl…7890"
+    Then the credential "search-key" is listed with its secret masked as "…7890"
     And the page never shows the secret "tvly-e2e-secret-1234567890"

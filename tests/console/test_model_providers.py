@@ -38,7 +38,7 @@ def test_valid_provider_is_active_with_its_chat_models_inactive(
 
 def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
-    assert provider["api_key_masked"] == "sk-…cdef"
+    assert provider["api_key_masked"] == "…cdef"
     for response in (
         client.get(BASE),
         client.get(f"{BASE}/{provider['id']}"),
@@ -126,7 +126,7 @@ def test_patch_revalidates_with_the_new_key(client: TestClient, fake_provider: F
     response = client.patch(f"{BASE}/{provider['id']}", json={"api_key": PROVIDER_KEY, "name": "Renamed"})
     assert response.status_code == 200
     assert response.json()["status"] == "active" and response.json()["name"] == "Renamed"
-    assert response.json()["api_key_masked"] == "sk-…cdef"
+    assert response.json()["api_key_masked"] == "…cdef"
     # Name-only patches keep the stored key.
     assert client.patch(f"{BASE}/{provider['id']}", json={"name": "Again"}).json()["status"] == "active"
 
@@ -174,7 +174,18 @@ def test_unknown_ids_are_404(client: TestClient, fake_provider: FakeUpstream) ->
     )
 
 
-def test_mask_secret_reveals_little_and_nothing_of_short_secrets() -> None:
-    assert mask_secret("sk-abcdefghijkl9Qa") == "sk-…l9Qa"
-    assert mask_secret("abcdef") == "…ef"
-    assert mask_secret("abc") == "…"
+@pytest.mark.parametrize(
+    ("secret", "masked"),
+    [
+        ("sk-proj-abcdefghijklmnopq9Qa", "sk-…q9Qa"),  # 28: its kind and last 4
+        ("sk-abcdefghijkl9Qa", "…l9Qa"),  # 18
+        ("sk-abcdefghi", "…hi"),  # 12: issue 25, item 10 (it used to show 7 of the 12)
+        ("abcdefgh", "…gh"),
+        ("abcdefg", "…"),
+        ("abc", "…"),
+        ("", "…"),
+    ],
+)
+def test_mask_secret_never_shows_more_than_a_quarter(secret: str, masked: str) -> None:
+    assert mask_secret(secret) == masked
+    assert len(masked.replace("…", "")) <= len(secret) // 4

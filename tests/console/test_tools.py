@@ -24,7 +24,7 @@ def test_credential_lifecycle_never_returns_the_secret(client: TestClient) -> No
     )
     assert response.status_code == 201, response.text
     credential = response.json()
-    assert credential["secret_masked"] == "tvl…6789"
+    assert credential["secret_masked"] == "…6789"
     assert credential["base_url"] == "https://search.example/api"
     assert credential["tool"] == "web_search" and credential["created_at"]
     listed = client.get("/console/api/tool-credentials")
