@@ -43,7 +43,7 @@ from agent_builder.console.routes import (
 )
 from agent_builder.console.services.agent_files import CONTENT_TYPES as AGENT_FILE_TYPES
 from agent_builder.console.services.knowledge import DOCUMENT_EXTENSIONS
-from agent_builder.console.services.speech_to_text import AUDIO_EXTENSIONS
+from agent_builder.console.services.speech_to_text import AUDIO_EXTENSIONS, TranscriptionSlots
 from agent_builder.console.ui import pages
 
 UI_DIR = Path(__file__).parent / "ui"
@@ -92,6 +92,7 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.state.db = db
     app.state.indexer = indexer
     app.state.chat_runs = chat_runs
+    app.state.transcription_slots = TranscriptionSlots()
     install_error_handlers(app)
     _add_stream_event_schemas(app)
     contract.install(app, _uploads(config))

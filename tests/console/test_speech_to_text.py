@@ -3,13 +3,33 @@ errors, the provider call it makes), for the preview and for a web app."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from api_shortcuts import PROVIDER_KEY, assert_error, create_agent, save_config, sign_in
+from api_shortcuts import (
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    CHAT_MODEL,
+    PROVIDER_KEY,
+    assert_error,
+    create_agent,
+    save_config,
+    sign_in,
+)
 from fastapi.testclient import TestClient
 
+from agent_builder.console.app import create_app
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.services import speech_to_text
+from support.replay.server import BackgroundServer
+from tests.console_api_setup import activate_model, publish_agent, signed_in, site_token
 from tests.fakes.upstream import Answer, FakeUpstream, Raw, Status, Text
 
 WAV = b"RIFF....WAVEfmt voice-bytes"
@@ -123,3 +143,76 @@ def test_a_web_app_transcribes_while_it_is_on(
     speaking.patch(f"/console/api/agents/{agent['id']}/access", json={"web_app_enabled": False})
     assert_error(send(visitor, path), 403, "web_app_disabled")
     assert len(fake_provider.calls("/v1/audio")) == 1
+
+
+STALL_S = 4.0  # how long the provider takes to answer each recording
+UPLOADS = 45  # more than the worker threads a sync handler would hold (40)
+
+
+def test_a_stalled_provider_slows_only_the_transcriptions_and_bounds_them(
+    db_path: Path, fake_provider: FakeUpstream
+) -> None:
+    """While the provider stalls and 45 visitors' recordings wait on it, the routes that never call
+    it answer as usual: a sync handler held a worker thread per upload, and `/healthz` and
+    sign-in waited for the stall (issue 25). At most MAX_CONCURRENT_TRANSCRIPTIONS reach the
+    provider, the rest are refused at once with 429 and `Retry-After`; the admin's preview is
+    not counted. A real server on a socket, like a deployment: uvicorn's one event loop and its
+    worker threads."""
+    app = create_app(ConsoleConfig(db_path=db_path))
+    with BackgroundServer(app) as server, signed_in(server.url, ADMIN_EMAIL, ADMIN_PASSWORD) as admin:
+        model = activate_model(admin, "Scripted", fake_provider.base_url, CHAT_MODEL, PROVIDER_KEY)
+        speech = {"speech_to_text_model": {"provider_id": model["provider_id"], "name": "whisper-1"}}
+        admin.put("/console/api/system-models", json=speech).raise_for_status()
+        web_app = f"/chat/{site_token(publish_agent(admin, model))}/api/audio/transcriptions"
+        fake_provider.transcription_delay_s = STALL_S
+        token = admin.headers["Authorization"]
+        during = asyncio.run(_while_the_provider_stalls(server.url, web_app, token, fake_provider))
+
+    assert during.healthz_s < STALL_S / 4 and during.sign_in_s < STALL_S / 4, (
+        f"with {UPLOADS} recordings waiting on a provider that takes {STALL_S} s, /healthz took "
+        f"{during.healthz_s:.2f} s and sign-in {during.sign_in_s:.2f} s"
+    )
+    statuses = Counter(response.status_code for response in during.uploads)
+    bound = speech_to_text.MAX_CONCURRENT_TRANSCRIPTIONS
+    assert statuses == {200: bound, 429: UPLOADS - bound}, statuses
+    busy = next(response for response in during.uploads if response.status_code == 429)
+    assert busy.headers["retry-after"] == str(speech_to_text.BUSY_RETRY_AFTER_S)
+    assert busy.json()["code"] == "too_many_transcriptions" and busy.json()["message"]
+    assert during.preview.status_code == 200, during.preview.text  # the admin is not counted
+    assert len(fake_provider.calls("/v1/audio")) == bound + 1
+
+
+@dataclass
+class _During:
+    healthz_s: float
+    sign_in_s: float
+    uploads: list[httpx.Response]
+    preview: httpx.Response
+
+
+async def _while_the_provider_stalls(
+    url: str, web_app: str, admin_token: str, provider: FakeUpstream
+) -> _During:
+    async with httpx.AsyncClient(base_url=url, headers={"Origin": url}, timeout=60) as client:
+        recording = {"file": ("voice.wav", WAV * 80, "audio/wav")}  # about 2 KB
+
+        async def upload() -> httpx.Response:
+            return await client.post(web_app, files=recording)
+
+        uploads = [asyncio.create_task(upload()) for _ in range(UPLOADS)]
+        # Every upload is in: waiting on the provider, or answered without it.
+        deadline = time.monotonic() + 20
+        while len(provider.calls("/v1/audio")) + sum(task.done() for task in uploads) < 40:
+            assert time.monotonic() < deadline, f"{len(provider.calls('/v1/audio'))} reached the provider"
+            await asyncio.sleep(0.02)
+        preview = asyncio.create_task(
+            client.post(TRANSCRIBE, files=recording, headers={"Authorization": admin_token})
+        )
+        started = time.perf_counter()
+        (await client.get("/healthz")).raise_for_status()
+        healthz_s = time.perf_counter() - started
+        started = time.perf_counter()
+        credentials = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+        (await client.post("/console/api/login", json=credentials)).raise_for_status()
+        sign_in_s = time.perf_counter() - started
+        return _During(healthz_s, sign_in_s, list(await asyncio.gather(*uploads)), await preview)

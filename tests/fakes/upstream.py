@@ -86,6 +86,7 @@ class FakeUpstream:
     refusal: str = "Incorrect API key provided"  # ...with this message ("{authorization}": the header)
     models_answer: Raw | None = None  # what GET /v1/models answers instead of `models`
     models_delay_s: float = 0.0
+    transcription_delay_s: float = 0.0  # how long /v1/audio/transcriptions waits before answering
     search_answer: Raw | None = None  # what /search/... answers instead of its results
     script: list[Answer] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)
@@ -114,6 +115,7 @@ class FakeUpstream:
         if seen.path == "/v1/chat/completions":
             return self._chat(seen.body, self._next(seen))
         if seen.path == "/v1/audio/transcriptions":
+            await asyncio.sleep(self.transcription_delay_s)
             return _transcript(self._next(seen))
         if seen.path.startswith("/search/"):
             if self.search_answer:

@@ -47,7 +47,7 @@ _DESCRIPTIONS = {
     413: "Too large",
     415: "Unsupported file type",
     422: "Body or query failed validation",
-    429: "Too many failed attempts: wait for Retry-After seconds",
+    429: "Too many failed attempts, or too many requests at once: wait for Retry-After seconds",
     502: "The agent run failed (model provider or runtime)",
     503: "A dependency (the agent runtime, or the sandbox) is unavailable",
 }
@@ -72,6 +72,18 @@ def receive_upload(upload: UploadFile, limit: int, check_type: Callable[[str], o
     return name, _read_upload(upload, limit)
 
 
+async def receive_upload_async(
+    upload: UploadFile, limit: int, check_type: Callable[[str], object]
+) -> tuple[str, bytes]:
+    """`receive_upload` for async handlers: a file spooled to disk is read in a worker thread, one
+    held in memory (up to 1 MiB) on the event loop, so the handler never blocks the loop."""
+    name = _clean_file_name(upload.filename)
+    check_type(name)
+    data = await upload.read(limit + 1)
+    _check_size(data, limit)
+    return name, data
+
+
 def _clean_file_name(raw: str | None) -> str:
     """The last path component without control characters (browsers may send full paths)."""
     name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
@@ -84,9 +96,13 @@ def _clean_file_name(raw: str | None) -> str:
 def _read_upload(upload: UploadFile, limit: int) -> bytes:
     """The uploaded bytes, refusing files over `limit` without reading more than limit + 1."""
     data = upload.file.read(limit + 1)
+    _check_size(data, limit)
+    return data
+
+
+def _check_size(data: bytes, limit: int) -> None:
     if len(data) > limit:
         raise ApiError(413, "file_too_large", f"The file is larger than the {_human_size(limit)} limit.")
-    return data
 
 
 def _human_size(size: int) -> str:

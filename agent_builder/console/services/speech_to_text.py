@@ -1,13 +1,25 @@
 """Voice input: a recording is transcribed by the console's speech-to-text model through the
 provider's OpenAI-compatible `POST {base_url}/audio/transcriptions` (multipart `file`, `model`).
-The text goes back to the page's composer; nothing is stored."""
+The text goes back to the page's composer; nothing is stored.
+
+The provider call is async I/O on the event loop, never a worker thread: a slow provider slows
+only the transcriptions waiting on it. Web app visitors (anonymous) share `TranscriptionSlots`:
+at most MAX_CONCURRENT_TRANSCRIPTIONS of their recordings wait on the provider at once, and one
+more is refused at once with 429 rather than queued (a queue would only make every visitor wait
+longer behind a provider that is not answering)."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import ssl
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import PurePosixPath
 
 import httpx
+from starlette.concurrency import run_in_threadpool
 
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError
@@ -20,7 +32,13 @@ logger = logging.getLogger(__name__)
 
 # Identifies this call site to the provider side (the suite's record/replay keys on it).
 MODEL_CALLER = "speech_to_text"
-TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+# The provider has 10 s to accept the connection and 60 s in all to answer (docs/console.md).
+TIMEOUT_S = 60.0
+TIMEOUT = httpx.Timeout(TIMEOUT_S, connect=10.0)
+# Web app transcriptions waiting on the provider at once, per console; the next one is a 429
+# telling the visitor to retry after BUSY_RETRY_AFTER_S seconds (docs/console.md, "Voice input").
+MAX_CONCURRENT_TRANSCRIPTIONS = 8
+BUSY_RETRY_AFTER_S = 5
 # What browsers record (MediaRecorder, or WAV from Web Audio) and providers accept, by media type.
 AUDIO_TYPES = {
     "audio/wav": ".wav",
@@ -51,13 +69,43 @@ def audio_type(content_type: str | None, name: str) -> str:
     )
 
 
-def transcribe(db: Database, audio: bytes, media_type: str) -> Transcription:
+class TranscriptionSlots:
+    """How many transcriptions may wait on the provider at once (one console's web apps share
+    them). Never waited for: with every slot taken, `hold` refuses at once."""
+
+    def __init__(self, limit: int = MAX_CONCURRENT_TRANSCRIPTIONS) -> None:
+        self._semaphore = asyncio.Semaphore(limit)
+
+    @asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """One slot while the block runs; 429 `too_many_transcriptions` when none is free."""
+        if self._semaphore.locked():
+            raise ApiError(
+                429,
+                "too_many_transcriptions",
+                "Too many recordings are being transcribed right now. "
+                f"Try again in {BUSY_RETRY_AFTER_S} seconds.",
+                headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
+                retry_after=BUSY_RETRY_AFTER_S,
+            )
+        async with self._semaphore:  # free, so this does not wait
+            yield
+
+
+async def transcribe(
+    db: Database, audio: bytes, media_type: str, slots: TranscriptionSlots | None = None
+) -> Transcription:
     """The recording's text. Raises 409 without a speech-to-text model, 400 for an empty
-    recording, 502 `transcription_failed` when the provider fails or refuses."""
+    recording, 429 when `slots` (if given) are all taken, 502 `transcription_failed` when the
+    provider fails, refuses or does not answer in time."""
     if not audio:
         raise ApiError(400, "empty_file", "The recording is empty.")
-    endpoint = speech_to_text_endpoint(db)
-    response = _post(endpoint, audio, media_type)
+    endpoint = await run_in_threadpool(speech_to_text_endpoint, db)
+    if slots is None:
+        response = await _post(endpoint, audio, media_type)
+    else:
+        async with slots.hold():
+            response = await _post(endpoint, audio, media_type)
     try:
         text = response.json()["text"]
     except (ValueError, KeyError, TypeError):
@@ -67,18 +115,25 @@ def transcribe(db: Database, audio: bytes, media_type: str) -> Transcription:
     return Transcription(text=text.strip())
 
 
-def _post(endpoint: ModelEndpoint, audio: bytes, media_type: str) -> httpx.Response:
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    # Built once: a client building its own spends about 20 ms of CPU on the event loop.
+    return httpx.create_ssl_context()
+
+
+async def _post(endpoint: ModelEndpoint, audio: bytes, media_type: str) -> httpx.Response:
     headers = {"Authorization": f"Bearer {endpoint.api_key}", "X-Model-Caller": MODEL_CALLER}
     files = {"file": (f"recording{AUDIO_TYPES[media_type]}", audio, media_type)}
     data = {"model": endpoint.name, "response_format": "json"}
     try:
-        response = httpx.post(
-            f"{endpoint.base_url}/audio/transcriptions",
-            headers=headers,
-            files=files,
-            data=data,
-            timeout=TIMEOUT,
-        )
+        # httpx bounds each read; the deadline bounds a provider that trickles its answer too.
+        async with asyncio.timeout(TIMEOUT_S), httpx.AsyncClient(timeout=TIMEOUT, verify=_tls()) as client:
+            response = await client.post(
+                f"{endpoint.base_url}/audio/transcriptions", headers=headers, files=files, data=data
+            )
+    except (httpx.TimeoutException, TimeoutError):
+        logger.warning("transcription: the provider did not answer in time")
+        raise _failed(f"the speech-to-text provider did not answer within {TIMEOUT_S:.0f} s") from None
     except httpx.HTTPError as exc:
         logger.warning("transcription: cannot reach the provider: %s", type(exc).__name__)
         raise _failed("the speech-to-text provider cannot be reached") from None
