@@ -54,6 +54,9 @@ class ServiceSettings(BaseSettings):
 
     @classmethod
     def _problem(cls, detail: ErrorDetails, given: dict[str, Any]) -> str:
+        if not detail["loc"]:  # a model validator's, about several settings: its message says it all
+            error = detail.get("ctx", {}).get("error")
+            return str(error) if error is not None else detail["msg"]
         name = str(detail["loc"][0])
         field = cls.model_fields[name]
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from cryptography.fernet import Fernet
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, model_validator
 from pydantic_settings import NoDecode
 
 from agent_builder.settings import HttpUrl, ServiceSettings, setting
@@ -54,10 +54,14 @@ def _proxy_networks(value: tuple[str, ...]) -> tuple[str, ...]:
 ProxyList = Annotated[CommaList, AfterValidator(_proxy_networks)]
 
 
+DEFAULT_ADMIN_PASSWORD = "admin-password"
+
+
 class ConsoleConfig(ServiceSettings):
     db_path: Path = setting(..., "a file path", flag="--db")
     admin_email: str = setting("admin@example.com", "an email address")
-    admin_password: str = setting("admin-password", "a password")
+    # The default is for local use only: with an https public URL the console refuses it.
+    admin_password: str = setting(DEFAULT_ADMIN_PASSWORD, "a password")
     # Origin for web app / service API URLs; None means "the origin of the request".
     public_url: Annotated[str | None, BeforeValidator(_trimmed_origin)] = setting(None, "an origin")
     # Chat: the agent runtime, the sandbox it should use, and the console's own address as the
@@ -78,3 +82,16 @@ class ConsoleConfig(ServiceSettings):
     secret_key: SecretKeys = setting(None, "Fernet keys, comma-separated, newest first", repr=False)
     allowed_hosts: CommaList = setting(("localhost",), "host names, comma-separated")
     trusted_proxies: ProxyList = setting((), "proxy IP addresses or networks, comma-separated")
+
+    @model_validator(mode="after")
+    def _no_default_password_in_public(self) -> Self:
+        # An https public URL means a deployment others reach; the default password is public.
+        https = (self.public_url or "").lower().startswith("https:")
+        if https and self.admin_password == DEFAULT_ADMIN_PASSWORD:
+            raise ValueError(
+                f"AGENT_BUILDER_ADMIN_PASSWORD is the default {DEFAULT_ADMIN_PASSWORD!r} while"
+                f" AGENT_BUILDER_PUBLIC_URL is {self.public_url}: anyone could sign in as the admin."
+                " Fix: set AGENT_BUILDER_ADMIN_PASSWORD to a long random password, e.g. the output of"
+                " `python -c 'import secrets; print(secrets.token_urlsafe(24))'`."
+            )
+        return self

@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient
 
 ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "admin-password"
+# A console whose public URL is https refuses the default password: its tests use this one.
+HTTPS_ADMIN_PASSWORD = "https-admin-password-0123456789"
 PROVIDER_KEY = "sk-test-0123456789abcdef"
 CHAT_MODEL = "gpt-4o-mini"
 # What a browser sends from the console's own pages (TestClient's origin is http://testserver).

@@ -3,7 +3,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent, save_config
+from api_shortcuts import ADMIN_EMAIL, HTTPS_ADMIN_PASSWORD, assert_error, create_agent, save_config
 from fastapi.testclient import TestClient
 
 AGENTS = "/console/api/agents"
@@ -249,9 +249,10 @@ def test_access_cannot_change_before_the_first_publish(client: TestClient) -> No
 
 
 def test_public_url_setting_drives_access_urls(make_client: Any, published_agent: dict[str, Any]) -> None:
-    behind_proxy = make_client(public_url="https://agents.example.com")  # same database, other origin
+    # Same database, other origin (and, over https, a password other than the default).
+    behind_proxy = make_client(public_url="https://agents.example.com", admin_password=HTTPS_ADMIN_PASSWORD)
     # Its session cookie is Secure (an https public URL) and TestClient talks http: use the token.
-    login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+    login = {"email": ADMIN_EMAIL, "password": HTTPS_ADMIN_PASSWORD}
     token = behind_proxy.post("/console/api/login", json=login).json()["access_token"]
     headers = {"Authorization": f"Bearer {token}"}
     access = behind_proxy.get(f"{AGENTS}/{published_agent['id']}", headers=headers).json()["access"]

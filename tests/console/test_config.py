@@ -3,6 +3,8 @@ variable and the fix."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,8 @@ _VARIABLES = (
     "ADMIN_PASSWORD",
     "PUBLIC_URL",
     "RUNTIME_URL",
+    "RUNTIME_TOKEN",
     "SHELLCTL_URL",
-    "INTERNAL_URL",
     "ENABLE_TEST_SEED",
     "MAX_DOCUMENT_BYTES",
     "MAX_AGENT_FILE_BYTES",
@@ -41,9 +43,9 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "admin_password": "admin-password",
         "public_url": None,
         "runtime_url": None,
+        "runtime_token": None,
         "shellctl_url": None,
         "shellctl_token": None,
-        "internal_url": None,
         "enable_test_seed": False,
         "max_document_bytes": 1_048_576,
         "max_agent_file_bytes": 2_097_152,
@@ -66,6 +68,7 @@ def test_empty_variables_count_as_unset(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_variables_are_read_and_normalized(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_BUILDER_ADMIN_EMAIL", "owner@example.com")
+    monkeypatch.setenv("AGENT_BUILDER_ADMIN_PASSWORD", "a-long-random-password")
     monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "https://agents.example.com/")
     monkeypatch.setenv("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "2048")
     monkeypatch.setenv("AGENT_BUILDER_ENABLE_TEST_SEED", "1")
@@ -90,7 +93,7 @@ def test_only_1_enables_the_test_seed_router(
     ("variable", "value", "expected"),
     [
         ("AGENT_BUILDER_RUNTIME_URL", "runtime:5050", "must be an http(s):// URL, got 'runtime:5050'"),
-        ("AGENT_BUILDER_INTERNAL_URL", "ftp://console", "must be an http(s):// URL, got 'ftp://console'"),
+        ("AGENT_BUILDER_SHELLCTL_URL", "ftp://shellctl", "must be an http(s):// URL, got 'ftp://shellctl'"),
         ("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "lots", "must be a positive integer, got 'lots'"),
         ("AGENT_BUILDER_MAX_AGENT_FILE_BYTES", "0", "must be a positive integer, got '0'"),
         # `*` would let a client name its own address (the sign-in throttle's key) in X-Forwarded-For.
@@ -120,3 +123,42 @@ def test_every_invalid_variable_is_reported(tmp_path: Path, monkeypatch: pytest.
         "AGENT_BUILDER_RUNTIME_URL",
         "AGENT_BUILDER_MAX_DOCUMENT_BYTES",
     ]
+
+
+@pytest.mark.parametrize("public_url", ["https://agents.example.com", "HTTPS://agents.example.com/"])
+def test_the_default_admin_password_is_refused_behind_https(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public_url: str
+) -> None:
+    """Issue 25, item 10: a console published over https accepted `admin-password`."""
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", public_url)
+    with pytest.raises(ConfigError) as error:
+        ConsoleConfig.load(db_path=tmp_path / "c.db")
+    message = str(error.value)
+    assert message.startswith("AGENT_BUILDER_ADMIN_PASSWORD is the default 'admin-password' while")
+    assert f"AGENT_BUILDER_PUBLIC_URL is {public_url.rstrip('/')}: anyone could sign in" in message
+    assert "Fix: set AGENT_BUILDER_ADMIN_PASSWORD to a long random password" in message
+
+
+@pytest.mark.parametrize(
+    ("public_url", "password"),
+    [(None, None), ("http://localhost:5001", None), ("https://agents.example.com", "a-long-random-password")],
+)
+def test_the_default_admin_password_is_fine_without_https(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, public_url: str | None, password: str | None
+) -> None:
+    for name, value in (("PUBLIC_URL", public_url), ("ADMIN_PASSWORD", password)):
+        if value is not None:
+            monkeypatch.setenv(f"AGENT_BUILDER_{name}", value)
+    assert ConsoleConfig.load(db_path=tmp_path / "c.db").public_url == public_url
+
+
+def test_a_console_with_the_default_password_behind_https_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "https://agents.example.com")
+    argv = [sys.executable, "-m", "agent_builder", "console", "--port", "0", "--db", str(tmp_path / "c.db")]
+    finished = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 2, finished.stderr
+    assert "AGENT_BUILDER_ADMIN_PASSWORD is the default 'admin-password'" in finished.stderr
+    assert "Fix: set AGENT_BUILDER_ADMIN_PASSWORD" in finished.stderr
+    assert not (tmp_path / "c.db").exists()  # refused before anything was created

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, assert_error, create_agent
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, HTTPS_ADMIN_PASSWORD, assert_error, create_agent
 from fastapi.testclient import TestClient
 
 import agent_builder.console.ui
@@ -19,8 +19,8 @@ EVIL = {"Origin": "https://evil.example"}
 AGENTS = "/console/api/agents"
 
 
-def _bearer(client: TestClient) -> dict[str, str]:
-    login = {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}
+def _bearer(client: TestClient, password: str = ADMIN_PASSWORD) -> dict[str, str]:
+    login = {"email": ADMIN_EMAIL, "password": password}
     return {"Authorization": f"Bearer {client.post('/console/api/login', json=login).json()['access_token']}"}
 
 
@@ -95,8 +95,12 @@ def test_an_unknown_host_is_refused_before_anything_uses_it(client: TestClient) 
 def test_allowed_hosts_and_the_public_url_decide_the_urls(
     make_client: Any, published_agent: dict[str, Any]
 ) -> None:
-    proxied = make_client(allowed_hosts=("console.internal",), public_url="https://agents.example.com")
-    headers = {**_bearer(proxied), "Host": "console.internal"}
+    proxied = make_client(
+        allowed_hosts=("console.internal",),
+        public_url="https://agents.example.com",
+        admin_password=HTTPS_ADMIN_PASSWORD,  # over https the default one is refused
+    )
+    headers = {**_bearer(proxied, HTTPS_ADMIN_PASSWORD), "Host": "console.internal"}
     access = proxied.get(f"{AGENTS}/{published_agent['id']}", headers=headers).json()["access"]
     assert access["service_api_base_url"] == "https://agents.example.com/v1"
     assert proxied.get("/healthz", headers={"Host": "agents.example.com"}).status_code == 200

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, BROWSER_HEADERS, assert_error
+from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, BROWSER_HEADERS, HTTPS_ADMIN_PASSWORD, assert_error
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth
@@ -180,8 +180,9 @@ def _session_cookie(response: Any) -> str:
 def test_the_session_cookie_is_secure_behind_https(make_client: Callable[..., TestClient]) -> None:
     plain = _session_cookie(make_client().post(LOGIN, json=RIGHT))
     assert "Secure" not in plain and "HttpOnly" in plain and "SameSite=lax" in plain
-    public_https = make_client(public_url="https://agents.example.com")
-    assert "Secure" in _session_cookie(public_https.post(LOGIN, json=RIGHT))
+    public_https = make_client(public_url="https://agents.example.com", admin_password=HTTPS_ADMIN_PASSWORD)
+    https_login = {"email": ADMIN_EMAIL, "password": HTTPS_ADMIN_PASSWORD}
+    assert "Secure" in _session_cookie(public_https.post(LOGIN, json=https_login))
 
     proxied = make_client(trusted_proxies=("10.0.0.1",)).app
     forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.5"}
