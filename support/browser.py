@@ -8,11 +8,15 @@ and no scenario could then see the permission denied."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from support.seeded.specs import voice_clip
@@ -144,10 +148,33 @@ class BrowserSession:
             self.playwright.stop()
 
 
+def network_args(settings: Settings) -> list[str]:
+    """E2E_HOST_RESOLVER_RULES as they are, and E2E_CA_FILE as SPKI pins: Chromium then accepts a
+    chain that any of those certificates signed, without touching the machine's trust store
+    (the flag takes effect only with a user data dir, which Playwright always gives it)."""
+    args = [f"--host-resolver-rules={settings.host_resolver_rules}"] if settings.host_resolver_rules else []
+    if settings.ca_file is not None:
+        pins = ",".join(spki_pins(settings.ca_file.read_bytes()))
+        args.append(f"--ignore-certificate-errors-spki-list={pins}")
+    return args
+
+
+def spki_pins(pem: bytes) -> list[str]:
+    """base64(SHA-256(SubjectPublicKeyInfo)) of each certificate in a PEM file."""
+    return [
+        base64.b64encode(
+            hashlib.sha256(
+                certificate.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+            ).digest()
+        ).decode()
+        for certificate in x509.load_pem_x509_certificates(pem)
+    ]
+
+
 def _launch(playwright: Playwright, settings: Settings, args: list[str], *, media: bool = False) -> Browser:
     return playwright.chromium.launch(
         executable_path=str(find_chromium(settings, playwright, media=media)),
         headless=not settings.headed,
         slow_mo=settings.slow_mo_ms,
-        args=args,
+        args=[*args, *network_args(settings)],
     )

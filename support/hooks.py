@@ -54,6 +54,7 @@ from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
+from support.tls import use_network_settings
 from support.ui.loading import wait_until_loaded, wait_until_quiet
 from support.ui.origin_guard import guard_origin
 from support.world import World
@@ -107,6 +108,7 @@ def before_all(context: Context) -> None:
     stages: dict[str, float] = {}
     with _stage(stages, "settings"):
         settings = load_settings()
+        use_network_settings(settings)
     if settings.start_agent_backend:
         # The console must be started pointing at the runtime, so starting it is the orchestrator's job.
         raise RuntimeError(

@@ -8,7 +8,9 @@ through `accepts()`, `shown_default()` and `is_secret()`, so both stay in step w
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import ssl
 import string
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +55,29 @@ def executable(path: Path) -> Path:
     return path
 
 
+def ca_file(path: Path) -> Path:
+    """A PEM file with at least one certificate that an SSL context accepts."""
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except FileNotFoundError:
+        raise ValueError("no such file") from None
+    except (ssl.SSLError, OSError) as error:
+        raise ValueError(f"not a PEM certificate file ({error})") from None
+    return path
+
+
+HOST_RULE = re.compile(r"MAP ([A-Za-z0-9.-]+) (\d{1,3}(?:\.\d{1,3}){3})")
+
+
+def host_rules(value: str) -> str:
+    """Chromium's `--host-resolver-rules`, the subset the suite applies to its own calls too:
+    `MAP <host name> <IPv4 address>`, comma-separated."""
+    for rule in value.split(","):
+        if not HOST_RULE.fullmatch(rule.strip()):
+            raise ValueError(f"{rule.strip()!r} is not `MAP <host name> <IPv4 address>`")
+    return value
+
+
 def _trimmed(secret: SecretStr) -> SecretStr:
     value = secret.get_secret_value()
     if value != value.strip():
@@ -84,6 +109,8 @@ Port = Annotated[int, Field(ge=1, le=65535)]
 NonEmpty = Annotated[str, Field(min_length=1)]
 ApiKey = Annotated[SecretStr, AfterValidator(_trimmed)]
 Workers = Annotated[Literal["auto"] | int, BeforeValidator(_workers)]
+CaFile = Annotated[Path, AfterValidator(ca_file)]
+HostRules = Annotated[str, AfterValidator(host_rules)]
 
 
 def var(

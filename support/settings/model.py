@@ -19,7 +19,9 @@ from support.naming import RUN_ID_PATTERN, WORKER_ID_PATTERN
 from support.settings.fields import (
     MAX_AUTO_WORKERS,
     ApiKey,
+    CaFile,
     EnvBool,
+    HostRules,
     HttpUrl,
     NonEmpty,
     Port,
@@ -103,6 +105,16 @@ class Settings(BaseSettings):
         "E2E_BROWSER_WS_ENDPOINT",
         meaning="Remote Playwright server to connect to instead of launching a browser",
         accepts="a ws(s) URL",
+    )
+    ca_file: CaFile | None = var(
+        "E2E_CA_FILE",
+        meaning="CA certificates the suite's HTTP calls trust besides the system's, and whose keys its browser pins: a deployment's root and the intermediate that signs its server certificate",
+        accepts="a PEM certificate file",
+    )
+    host_resolver_rules: HostRules | None = var(
+        "E2E_HOST_RESOLVER_RULES",
+        meaning="Name resolution of the suite's HTTP calls and browser, e.g. `MAP agents.e2e.test 127.0.0.1`",
+        accepts="`MAP <host> <IPv4>` rules, comma-separated",
     )
     headed: EnvBool = var(
         "E2E_HEADED",

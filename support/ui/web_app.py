@@ -74,9 +74,13 @@ class WebAppPage(ChatPane):
         browser's visitor cookie (a conversation is only its visitor's). Returns the JSON body."""
         conversation_id = self.stored_conversation_id()
         assert conversation_id, "the web app holds no conversation"
-        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.page.url))
-        response = self.page.request.get(
-            f"{origin}/chat/{self.site_token()}/api/conversations/{conversation_id}/messages"
+        # Fetched by the page itself: its cookie (partitioned when embedded), name resolution and trust.
+        status, body = self.page.evaluate(
+            """async url => {
+                const response = await fetch(url, {credentials: "same-origin"});
+                return [response.status, response.ok ? await response.json() : null];
+            }""",
+            f"/chat/{self.site_token()}/api/conversations/{conversation_id}/messages",
         )
-        assert response.ok, f"the web app did not return its conversation: HTTP {response.status}"
-        return response.json()
+        assert status == 200, f"the web app did not return its conversation: HTTP {status}"
+        return body
