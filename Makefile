@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: setup e2e test unit lint fuzz steps contracts lane seed post-merge record-cassettes durations \
-	merge-reports mutants soak rerun clean
+	merge-reports mutants soak rerun clean deployed deploy-up deploy-down
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
 WORKERS ?=
@@ -17,6 +17,7 @@ LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)
 setup: $(STAMP)
 	@ci/ensure-browser.sh
 	@ci/ensure-bubblewrap.sh
+	@ci/ensure-caddy.sh
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +39,7 @@ test: setup
 	$(BIN)/python -m support.lanes pr --workers auto
 	$(BIN)/python -m support.lanes a11y --workers auto
 	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
+	$(BIN)/python -m ci.deployed
 	$(BIN)/python -m ci.mutants --sample 10
 
 unit: setup
@@ -56,6 +58,19 @@ fuzz: setup
 ## Any named lane: make lane LANE=full WORKERS=2
 lane: setup
 	$(BIN)/python -m support.lanes $(LANE) $(LANE_OPTS) $(ARGS)
+
+## The PR and post-merge scenarios against a deployment of their own: three services behind Caddy
+## over TLS (ci/deployed.py, docs/deploy.md). Against another deployment: make lane LANE=deployed
+deployed: setup
+	$(BIN)/python -m ci.deployed $(if $(SHARD),--shard $(SHARD)) $(if $(REPEAT),--repeat $(REPEAT)) $(ARGS)
+
+## A deployment as an operator runs one (docs/deploy.md): make deploy-up [DEPLOY_DIR=...], make deploy-down
+DEPLOY_DIR ?= artifacts/deployment
+deploy-up: setup
+	$(BIN)/python -m deploy up --dir $(DEPLOY_DIR)
+
+deploy-down: setup
+	$(BIN)/python -m deploy down --dir $(DEPLOY_DIR)
 
 ## Seed the deployment at E2E_BASE_URL (and E2E_REPLAY_URL); exits 3 if a task is blocked.
 ## make seed PROFILE=prepared|external-runtime|post-merge  [SEED_ARGS=--dry-run]  (seed/README.md)

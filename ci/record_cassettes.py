@@ -13,7 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from support.parallel.selection import select_scenarios
 from support.stack import python_module_argv, start_service
+from support.tags import HTTPS, behave_args
 
 RECORDED_TAGS = "@external-model or @external-tool"
 
@@ -38,10 +40,27 @@ def main() -> int:
                 "E2E_START_AGENT_BACKEND": "1",
                 "E2E_GOLDEN": "refresh",
             }
-            command = [sys.executable, "-m", "ci.post_merge", f"--tags={RECORDED_TAGS}", *sys.argv[1:]]
-            return subprocess.run(command, env=env, check=False).returncode
+            codes = [
+                subprocess.run([sys.executable, "-m", orchestrator, *args], env=env, check=False).returncode
+                for orchestrator, args in _recording_runs(sys.argv[1:])
+            ]
+            return max(codes, default=0)
         finally:
             reference.stop()
+
+
+def _recording_runs(extra: list[str]) -> list[tuple[str, list[str]]]:
+    """The post-merge lane records on the suite's own stack; @https scenarios need the deployed
+    lane's. Each runs only when the arguments select a scenario of it."""
+    runs = [
+        ("ci.post_merge", "post-merge", [f"--tags={RECORDED_TAGS}", *extra]),
+        ("ci.deployed", "deployed", [f"--tags={HTTPS}", f"--tags={RECORDED_TAGS}", *extra]),
+    ]
+    return [
+        (orchestrator, args)
+        for orchestrator, lane, args in runs
+        if select_scenarios([*behave_args(lane), *args])
+    ]
 
 
 if __name__ == "__main__":

@@ -6,16 +6,19 @@ from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
 from support.api_setup.test_seed import publish_without_model, seed_exchanges_out_of_order
+from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World
 
 
 @given("the agent has been published via the test seeding router")
+@TEST_HOOKS
 def step_seed_published(context: Context) -> None:
     publish_without_model(context.world)
 
 
 @given("a web app conversation with these backdated exchanges has been seeded out of order:")
+@TEST_HOOKS
 def step_seed_history(context: Context) -> None:
     world: World = context.world
     questions = [row["question"] for row in context.table]

@@ -4,7 +4,7 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.tool_credentials import track_tool_credential_by_name
+from support.api_setup.tool_credentials import credential_configured, track_tool_credential_by_name
 from support.ui.tools import ToolsPage
 from support.world import World
 
@@ -23,11 +23,13 @@ def step_catalog_lists(context: Context) -> None:
         expect(ToolsPage(world.page).tool(row["tool"])).to_be_visible()
 
 
-@then('the tool "{label}" needs a credential')
-def step_tool_needs_credential(context: Context, label: str) -> None:
-    """The tool's catalog entry says it needs a credential."""
+@then('the tool "{label}" says whether its credential is configured')
+def step_tool_readiness(context: Context, label: str) -> None:
+    """The catalog entry says "Ready" when the console holds a credential for the tool, else
+    "Needs credential" (the lane's console may be fresh or seeded)."""
     world: World = context.world
-    expect(ToolsPage(world.page).tool(label)).to_contain_text("Needs credential")
+    expected = "Ready" if credential_configured(world, label) else "Needs credential"
+    expect(ToolsPage(world.page).tool(label)).to_contain_text(expected)
 
 
 @when('I add a "{tool}" credential named "{label}" with the secret "{secret}"')

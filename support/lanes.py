@@ -98,6 +98,13 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    if args.lane == "deployed" and settings.base_url is None:
+        print(
+            "The deployed lane runs against a deployment: `make deployed` brings one up and runs it, or set "
+            "E2E_BASE_URL (with E2E_CA_FILE, E2E_HOST_RESOLVER_RULES and E2E_REPLAY_URL as it needs) to yours.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     fresh_lane_folder(settings, args.lane)
     plan = plan_lane(args.lane, args.behave_args, shard=args.shard, repeat=args.repeat)
     return run_pool(plan, settings, workers=workers)

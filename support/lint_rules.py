@@ -19,6 +19,7 @@ from support.tags import (
     CORE_EXCLUSIVE_TAGS,
     DECISION_AGENT_STEP,
     FIXTURE_STEPS,
+    NEEDS_TEST_HOOKS,
     PREPARED,
     RUNNABLE_AGENT_STEP,
     RUNTIME_READINESS_STEP,
@@ -174,10 +175,12 @@ def _needs_problems(
     written = f'"{step.keyword} {step.text}" {needs.why} ({matcher.location})'
     missing = [tag for tag in needs.tags if tag not in case.tags]
     if missing:
-        message = (
-            f"{written}: tag the scenario {' '.join(missing)}; it then runs in the post-merge lane: "
-            f"{post_merge_command(case.name)}"
+        where = (
+            "the deployed lane then leaves it out, and its report counts it"
+            if missing == [NEEDS_TEST_HOOKS]
+            else f"it then runs in the post-merge lane: {post_merge_command(case.name)}"
         )
+        message = f"{written}: tag the scenario {' '.join(missing)}; {where}"
         problems.append(Problem(shown, step.line, "step-needs-tag", message))
     for needed in needs.steps:
         if needed not in earlier:

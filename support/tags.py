@@ -22,6 +22,12 @@ AGENT_BACKEND_RUNTIME = "@agent-backend-runtime"
 WEB_APP_RUNTIME = "@web-app-runtime"
 SERVICE_API_RUNTIME = "@service-api-runtime"
 AXE = "@axe"
+# Where a scenario can run, besides its lane: @https needs the console served over https (the
+# deployed lane: an embedded web app keeps its visitor only in a Secure, Partitioned cookie);
+# @needs-test-hooks needs what only the suite's own consoles mount (the test seeding router), so
+# the deployed lane leaves it out and its report counts it.
+HTTPS = "@https"
+NEEDS_TEST_HOOKS = "@needs-test-hooks"
 
 EXECUTION_TAGS = frozenset({CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME, AXE})
 RUNTIME_SURFACE_TAGS = frozenset({WEB_APP_RUNTIME, SERVICE_API_RUNTIME})
@@ -97,16 +103,34 @@ KNOWN_TAGS = (
     | frozenset(FIXTURE_STEPS)
     | frozenset(RULE_SET_TAGS)
     | frozenset(BROWSER_TAG_STEPS)
+    | {HTTPS, NEEDS_TEST_HOOKS}
 )
 
-# Lane name -> behave/cucumber tag expression; None runs every scenario.
+_SEEDED_OR_RUNTIME = f"{PREPARED} or {AGENT_BACKEND_RUNTIME} or {EXTERNAL_MODEL} or {EXTERNAL_TOOL}"
+# Lane name -> the tags a lane leaves out of what it would otherwise run, each with the reason its
+# report gives (the deployed lane runs the PR and post-merge sets against a real deployment).
+LANE_EXCLUSIONS: Mapping[str, Mapping[str, str]] = {
+    "deployed": {
+        NEEDS_TEST_HOOKS: "needs the test seeding router, which only the suite's own consoles mount",
+    },
+}
+_DEPLOYED = f"({CORE} or {_SEEDED_OR_RUNTIME}) and not {NEEDS_TEST_HOOKS}"
+# Lane name -> behave/cucumber tag expression. The lanes on the suite's own http consoles leave
+# @https out; `full` is every scenario those can run.
 LANES: Mapping[str, str | None] = {
     "pr": CORE,
-    "post-merge": f"{PREPARED} or {AGENT_BACKEND_RUNTIME} or {EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
+    "post-merge": f"({_SEEDED_OR_RUNTIME}) and not {HTTPS}",
     "external": f"{EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
     "a11y": AXE,
-    "full": None,
+    "deployed": _DEPLOYED,
+    "full": f"not {HTTPS}",
 }
+
+
+def excluded_expression(lane: str, tag: str) -> str:
+    """The scenarios `lane` would run but for its exclusion `tag`."""
+    included = str(LANES[lane]).replace(f" and not {tag}", "")
+    return f"({included}) and {tag}"
 
 
 def behave_args(lane: str) -> list[str]:
@@ -131,6 +155,9 @@ def combination_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
         message = f"no lane runs a scenario without an execution tag; add one of {', '.join(sorted(EXECUTION_TAGS))}"
         problems.append(("no-execution-tag", message))
     problems += _axe_problems(tags)
+    if HTTPS in tags and tags & {CORE, AXE}:
+        message = f"{HTTPS} runs only in the deployed lane; {CORE} and {AXE} run on http consoles: drop one"
+        problems.append(("https-exclusive", message))
     surfaces = sorted(tags & RUNTIME_SURFACE_TAGS)
     if surfaces and AGENT_BACKEND_RUNTIME not in tags:
         message = f"{', '.join(surfaces)} chats through the agent runtime; add {AGENT_BACKEND_RUNTIME}"
@@ -210,3 +237,6 @@ SERVICE_API_CHAT = StepNeeds(
 # Faults are patches of the record/replay server, which only @external-model scenarios talk to.
 PROVIDER_FAULT = StepNeeds((EXTERNAL_MODEL,), (), "sets a fault of the record/replay model server")
 REPLAYED_CALLS = StepNeeds((EXTERNAL_MODEL,), (), "reads what the record/replay model server was sent")
+TEST_HOOKS = StepNeeds(
+    (NEEDS_TEST_HOOKS,), (), "writes through the test seeding router, which deployments do not mount"
+)

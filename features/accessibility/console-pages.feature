@@ -45,6 +45,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
     And I open the "Duplicate agent" dialog with the "Duplicate" button
     Then the page has no accessibility violations
 
+  @needs-test-hooks
   Scenario: The configure page of a published agent with files and variables is accessible
     Given a basic configured agent has been created via API
     And the agent has the file "notes.txt" uploaded via API
@@ -76,6 +77,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
     Then the access controls are disabled
     And the page has no accessibility violations
 
+  @needs-test-hooks
   Scenario: The access point of a published agent is accessible, with its dialogs open
     Given a basic configured agent has been created via API
     And the agent has been published via the test seeding router

@@ -1,4 +1,4 @@
-@axe @wcag-aa
+@axe @wcag-aa @needs-test-hooks
 Feature: The web app meets WCAG 2.1 A and AA
   The public web app passes axe-core's WCAG 2.1 level A and AA rules when a
   visitor first opens it, with a conversation, and when it is unavailable. Its

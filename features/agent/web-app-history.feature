@@ -1,4 +1,4 @@
-@core
+@core @needs-test-hooks
 Feature: Web app conversation history
   A conversation the web app resumes shows its messages oldest first, however
   they were stored. The history is written through the test seeding router,

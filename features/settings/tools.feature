@@ -11,7 +11,7 @@ Feature: Tool settings
       | Sandbox shell    |
       | Knowledge search |
       | Web search       |
-    And the tool "Web search" needs a credential
+    And the tool "Web search" says whether its credential is configured
 
   Scenario: A tool credential secret is never shown after saving
     When I open the tool settings

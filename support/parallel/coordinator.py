@@ -35,6 +35,7 @@ from support.parallel.link import (
     receive,
     send,
 )
+from support.parallel.progress import ResultPrinter
 from support.parallel.schedule import Estimates, Shard, load_durations
 from support.parallel.selection import select_scenarios
 from support.reports import (
@@ -49,7 +50,7 @@ from support.reports import (
 )
 from support.settings import Settings
 from support.stack import die_with_parent, signal_group
-from support.tags import behave_args
+from support.tags import LANE_EXCLUSIONS, behave_args, excluded_expression
 
 # After SIGTERM, a worker's own teardown (reports, browser, console) gets this long.
 WORKER_GRACE_S = 30.0
@@ -65,6 +66,7 @@ class LanePlan:
     assignments: tuple[Assignment, ...]  # longest first
     shard: Shard | None = None
     repeat: int = 1
+    excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
 
     def worker_count(self, requested: int) -> int:
         """No more workers than scenarios: an idle worker would only pay for its start-up."""
@@ -88,7 +90,11 @@ def plan_lane(
         refs = estimates.shard(refs, shard)
     ordered = estimates.longest_first(refs)
     assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
-    return LanePlan(lane, args, assignments, shard, repeat)
+    excluded = {
+        f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
+        for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
+    }
+    return LanePlan(lane, args, assignments, shard, repeat, excluded)
 
 
 @dataclass
@@ -184,7 +190,7 @@ def run_pool(
     started_at, clock = datetime.now(UTC), time.monotonic()
     folder = lane_folder(settings, plan.lane)
     count = plan.worker_count(workers)
-    printer = _Printer()
+    printer = ResultPrinter()
     dispatch = _Dispatch(deque(plan.assignments), printer.result)
     print(
         f"[lanes] {plan.lane}: {len(plan.assignments)} scenario run(s)"
@@ -211,18 +217,7 @@ def run_pool(
     if not dispatch.results and not failures and not interrupted:
         failures.append(zero_scenarios_failure(plan.lane))
     report = LaneReport(
-        RunInfo(
-            lane=plan.lane,
-            run_id=settings.run_id,
-            base_url=settings.base_url or "embedded, one console per worker",
-            started_at=started_at.isoformat(),
-            duration_s=time.monotonic() - clock,
-            stage_durations=dict(stage_durations or {}),
-            workers=count,
-            shard=str(plan.shard) if plan.shard else None,
-            repeat=plan.repeat,
-            settings={"E2E_START_AGENT_BACKEND": "1"} if settings.start_agent_backend else {},
-        ),
+        _run_info(plan, settings, started_at, time.monotonic() - clock, count, stage_durations),
         sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt)),
         failures,
     )
@@ -232,6 +227,29 @@ def run_pool(
     if interrupted:
         return 128 + interrupted[0]
     return 1 if report.failed else 0
+
+
+def _run_info(
+    plan: LanePlan,
+    settings: Settings,
+    started_at: datetime,
+    duration_s: float,
+    workers: int,
+    stage_durations: Mapping[str, float] | None,
+) -> RunInfo:
+    return RunInfo(
+        lane=plan.lane,
+        run_id=settings.run_id,
+        base_url=settings.base_url or "embedded, one console per worker",
+        started_at=started_at.isoformat(),
+        duration_s=duration_s,
+        stage_durations=dict(stage_durations or {}),
+        workers=workers,
+        shard=str(plan.shard) if plan.shard else None,
+        repeat=plan.repeat,
+        settings={"E2E_START_AGENT_BACKEND": "1"} if settings.start_agent_backend else {},
+        excluded=plan.excluded,
+    )
 
 
 def _accept(listener: Listener, dispatch: _Dispatch) -> None:
@@ -372,19 +390,3 @@ def _unfinished(assignment: Assignment, worker_id: str, why: str) -> ScenarioRes
         worker_id=worker_id,
         attempt=assignment.attempt,
     )
-
-
-class _Printer:
-    """One line per finished scenario, with the error of a failed one, as it happens."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-
-    def result(self, result: ScenarioResult) -> None:
-        attempt = f" (attempt {result.attempt})" if result.attempt > 1 else ""
-        head = f"[{result.worker_id}] {result.status:<7} {result.location} {result.name}{attempt}"
-        lines = [f"{head} ({result.duration_s:.1f}s)"]
-        if result.failed and result.error:
-            lines += [f"    {line}" for line in result.error.splitlines()]
-        with self._lock:
-            print("\n".join(lines), file=sys.stderr, flush=True)

@@ -85,6 +85,10 @@ def write_html(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -
         f'<p class="meta">{_meta(run)}</p>',
         f'<p class="summary">{_counts(results)}</p>',
         f'<p class="stages">startup: {stages}</p>' if stages else "",
+        *(
+            f'<p class="meta">Excluded by design: {count} scenario(s) with {escape(why)}</p>'
+            for why, count in run.excluded.items()
+        ),
         '<nav aria-label="Filter scenarios">',
         f'<button type="button" data-filter="all" aria-pressed="true">All ({len(results)})</button>',
         f'<button type="button" data-filter="failed" aria-pressed="false">Failed ({len(failed)})</button>',

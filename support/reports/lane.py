@@ -95,6 +95,7 @@ def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
         workers=sum(report.run.workers for report in reports),
         repeat=first.repeat,
         settings=first.settings,
+        excluded=first.excluded,  # every shard counts the lane's whole selection
     )
     # A failure seen by two shards (e.g. the same leftover audit message) is reported once.
     return LaneReport(run, results, list(dict.fromkeys(failures)))

@@ -83,6 +83,8 @@ class RunInfo:
     repeat: int = 1  # --repeat N
     # The settings a rerun must repeat to run the same way, e.g. {"E2E_START_AGENT_BACKEND": "1"}.
     settings: Mapping[str, str] = field(default_factory=dict)
+    # Scenarios the lane left out by design, e.g. {"@needs-test-hooks: needs ...": 6}.
+    excluded: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

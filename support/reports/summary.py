@@ -16,6 +16,7 @@ def summary_text(report: LaneReport, *, reports: Iterable[Path] = ()) -> str:
     workers = f", {run.workers} workers" if run.workers > 1 else ""
     lines = [f"lane {run.lane} (run {run.run_id}{shard}{workers}): {len(results)} scenarios: {tally}"]
     lines[0] += f" in {run.duration_s:.1f}s"
+    lines += [f"excluded by design: {count} scenario(s) with {why}" for why, count in run.excluded.items()]
     lines += _repeat_lines(results)
     failed = [result for result in results if result.failed]
     if failed:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from behave.tag_expression import make_tag_expression
 
-from support.tags import LANES, behave_args, combination_problems, rule_set
+from support.tags import LANES, behave_args, combination_problems, excluded_expression, rule_set
 
 
 def selects(lane: str, *tags: str) -> bool:
@@ -15,7 +15,7 @@ def selects(lane: str, *tags: str) -> bool:
 
 
 def test_lane_names() -> None:
-    assert list(LANES) == ["pr", "post-merge", "external", "a11y", "full"]
+    assert list(LANES) == ["pr", "post-merge", "external", "a11y", "deployed", "full"]
 
 
 @pytest.mark.parametrize(
@@ -36,18 +36,39 @@ def test_lane_names() -> None:
         ("a11y", ("@core",), False),
         ("pr", ("@axe", "@wcag-a"), False),
         ("post-merge", ("@axe", "@wcag-aa"), False),
+        ("post-merge", ("@https", "@external-model", "@agent-backend-runtime"), False),
+        ("deployed", ("@core",), True),
+        ("deployed", ("@prepared", "@stable-model"), True),
+        ("deployed", ("@external-model", "@agent-backend-runtime"), True),
+        ("deployed", ("@https", "@external-model", "@agent-backend-runtime"), True),
+        ("deployed", ("@core", "@needs-test-hooks"), False),
+        ("deployed", ("@axe", "@wcag-aa"), False),
+        ("full", ("@core",), True),
+        ("full", ("@axe", "@wcag-a"), True),
+        ("full", ("@https", "@external-model", "@agent-backend-runtime"), False),
     ],
 )
 def test_lane_selection(lane: str, tags: tuple[str, ...], selected: bool) -> None:
     assert selects(lane, *tags) is selected
 
 
-def test_full_lane_passes_no_tag_filter() -> None:
-    assert behave_args("full") == []
+def test_deployed_lane_counts_what_it_leaves_out() -> None:
+    [argument] = behave_args("deployed")
+    expression = make_tag_expression(excluded_expression("deployed", "@needs-test-hooks"))
+    assert expression.check(["core", "needs-test-hooks"])
+    assert not expression.check(["core"])
+    assert not expression.check(["axe", "needs-test-hooks"])
+    assert "@needs-test-hooks" in argument
+
+
+def test_https_scenarios_run_only_where_the_console_is_served_over_https() -> None:
+    assert [rule for rule, _ in combination_problems({"@https", "@core"})] == ["https-exclusive"]
+    assert [rule for rule, _ in combination_problems({"@https", "@axe", "@wcag-a"})] == ["https-exclusive"]
+    assert combination_problems({"@https", "@external-model", "@agent-backend-runtime"}) == []
 
 
 def test_unknown_lane_lists_the_lanes() -> None:
-    with pytest.raises(ValueError, match="pr, post-merge, external, a11y, full"):
+    with pytest.raises(ValueError, match="pr, post-merge, external, a11y, deployed, full"):
         behave_args("nightly")
 
 
