@@ -45,11 +45,13 @@ test: setup
 unit: setup
 	$(BIN)/pytest
 
-## Feature grammar, undefined steps, cassette drift; then the Python code style.
+## Feature grammar, undefined steps, cassette drift; then the Python code style; then the CI
+## workflows (zizmor, offline: zizmor finds workflows in a folder only under .github/workflows).
 lint: setup
 	$(BIN)/python -m support.lint features
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/zizmor --offline ci/workflows/*.yml
 
 ## The console's API against its /openapi.json: Schemathesis, every check, fixed seed (ci/fuzz.py).
 fuzz: setup
