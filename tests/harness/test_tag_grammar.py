@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from behave.tag_expression import make_tag_expression
 
+from support.parallel.coordinator import plan_lane
+from support.parallel.selection import select_scenarios
 from support.tags import LANES, behave_args, combination_problems, excluded_expression, rule_set
 
 
@@ -59,6 +61,14 @@ def test_deployed_lane_counts_what_it_leaves_out() -> None:
     assert not expression.check(["core"])
     assert not expression.check(["axe", "needs-test-hooks"])
     assert "@needs-test-hooks" in argument
+
+
+def test_the_deployed_plan_counts_the_scenarios_it_leaves_out() -> None:
+    plan = plan_lane("deployed")
+    left_out = select_scenarios(["--tags=@needs-test-hooks", "--tags=@core or @prepared or @external-model"])
+    [(why, count)] = plan.excluded.items()
+    assert why.startswith("@needs-test-hooks: ") and count == len(left_out) > 0
+    assert not {assignment.ref for assignment in plan.assignments} & set(left_out)
 
 
 def test_https_scenarios_run_only_where_the_console_is_served_over_https() -> None:
