@@ -1,11 +1,13 @@
 """The builtin tools: their JSON schemas (offered to the model) and how each one runs.
 
 A tool never raises: every failure becomes a result with `is_error` and a message that tells the
-model (and the user reading the run) what went wrong."""
+model (and the user reading the run) what went wrong. So does a bug: an unexpected exception inside
+a tool is that tool's error result (its traceback logged), never the run's failure."""
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +16,8 @@ import httpx
 from agent_builder.redaction import scrub
 from agent_builder.runtime import json_replace
 from agent_builder.runtime.schemas import RunRequest, ToolName
+
+logger = logging.getLogger(__name__)
 
 MAX_OUTPUT_CHARS = 16_000
 _SERVICE_TIMEOUT_S = 30.0
@@ -115,6 +119,9 @@ class Toolbox:
             result = await self._dispatch(name, arguments)
         except _ToolFailure as failure:
             result = ToolResult(str(failure), True)
+        except Exception as exc:  # a bug in the tool, or in what it calls: the run goes on
+            logger.exception("tool %s failed unexpectedly", name)
+            result = ToolResult(f"{name} failed unexpectedly ({type(exc).__name__}).", True)
         if len(result.output) > MAX_OUTPUT_CHARS:
             truncated = result.output[:MAX_OUTPUT_CHARS] + "\n[output truncated]"
             result = ToolResult(truncated, result.is_error, result.citations)

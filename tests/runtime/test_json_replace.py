@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
 import httpx
 import pytest
 
+from agent_builder.runtime import json_replace
 from agent_builder.runtime.json_replace import MAX_DEPTH, JsonReplaceError, parse_path, replace
+from agent_builder.runtime.tools import Toolbox
 from tests.runtime.run_requests import run_body, run_events
 
 DOCUMENT = json.dumps({"a": {"b": [{"c": 1}, {"c": 2}]}, "name": "x"})
@@ -92,3 +95,21 @@ def test_too_deep_json_is_a_tool_error_and_the_run_goes_on(
     (result,) = [event.data for event in events if event.name == "tool.result"]
     assert result["is_error"] is True
     assert result["output"].startswith("json_replace failed: The input nests arrays and objects more than")
+
+
+@pytest.mark.parametrize("error", [RecursionError("maximum recursion depth exceeded"), KeyError("x")])
+def test_any_exception_inside_a_tool_is_that_tools_error_result(
+    monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    def broken(*_args: object) -> str:
+        raise error
+
+    monkeypatch.setattr(json_replace, "replace", broken)
+    # Only the dispatch is under test: a toolbox with json_replace enabled, no services wired.
+    toolbox = object.__new__(Toolbox)
+    toolbox.enabled = ["json_replace"]
+    result = asyncio.run(toolbox.call("json_replace", {"json": "[]", "path": "[0]", "value": "1"}))
+    assert (result.output, result.is_error) == (
+        f"json_replace failed unexpectedly ({type(error).__name__}).",
+        True,
+    )
