@@ -103,12 +103,20 @@ def session_email(db: Database, token: str) -> str | None:
     return None if row is None else row["email"]
 
 
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header; None for anything else, a bearer
+    without a token (`Bearer`, `Bearer `, only spaces) or with a space inside it included: a
+    malformed bearer is not a bearer (so it neither authenticates nor skips the origin check)."""
+    scheme, _, credentials = (authorization or "").strip().partition(" ")
+    token = credentials.strip()
+    if scheme.lower() != "bearer" or not token or any(char.isspace() for char in token):
+        return None
+    return token
+
+
 def session_token(request: Request) -> str | None:
-    """The session token from the `Authorization: Bearer` header, else from the cookie."""
-    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and credentials.strip():
-        return credentials.strip()
-    return request.cookies.get(SESSION_COOKIE) or None
+    """The session token from a well-formed `Authorization: Bearer` header, else from the cookie."""
+    return bearer_token(request.headers.get("authorization")) or request.cookies.get(SESSION_COOKIE) or None
 
 
 def signed_in_email(request: Request) -> str | None:

@@ -1,7 +1,8 @@
 """Cross-site request forgery: a state-changing request that a browser may have sent on its own
 (it carries the console's session cookie or the web app's visitor cookie, or says where it came
 from) must come from the console's own origin. `Origin` decides, else `Sec-Fetch-Site:
-same-origin`. Bearer-token calls are exempt: no browser attaches those to a forged request."""
+same-origin`. Bearer-token calls are exempt: no browser attaches those to a forged request. A
+malformed bearer (`Bearer` without a token) is not one: the cookie it travels with still counts."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from agent_builder.console.auth import bearer_token
 from agent_builder.console.config import ConsoleConfig
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -67,9 +69,8 @@ class OriginCheckMiddleware:
         await response(scope, receive, send)
 
     def _allowed(self, scope: Scope, headers: Headers) -> bool:
-        scheme, _, _ = headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer":
-            return True
+        if bearer_token(headers.get("authorization")) is not None:
+            return True  # a bearer with a token: `Bearer ` alone is no bearer, the cookie rules apply
         origin, fetch_site = headers.get("origin"), headers.get("sec-fetch-site")
         if origin is None and fetch_site is None:
             # Not a browser's own request (browsers send one or the other): fine unless it
