@@ -424,7 +424,7 @@ class ProviderCreate(BaseModel):
         extra='forbid',
     )
     name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    base_url: constr(pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$', max_length=2000) = (
+    base_url: constr(pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$', max_length=2000) = (
         Field(..., title='Base Url')
     )
     api_key: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) = (
@@ -443,7 +443,7 @@ class ProviderUpdate(BaseModel):
     name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
     base_url: (
         constr(
-            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
+            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
             max_length=2000,
         )
         | None
@@ -583,7 +583,7 @@ class ToolCredentialCreate(BaseModel):
     )
     base_url: (
         constr(
-            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
+            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
             max_length=2000,
         )
         | None

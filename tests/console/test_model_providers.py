@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import socket
 from typing import Any
 
@@ -47,12 +48,13 @@ def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeUpstre
         assert PROVIDER_KEY not in response.text
 
 
-def test_rejected_key_makes_the_provider_invalid_with_the_providers_message(
+def test_rejected_key_makes_the_provider_invalid_with_its_status_and_a_generic_reason(
     client: TestClient, fake_provider: FakeUpstream
 ) -> None:
     provider = _create(client, fake_provider, api_key="sk-wrong-key-000000").json()
     assert provider["status"] == "invalid"
-    assert provider["error"] == "HTTP 401: Incorrect API key provided"
+    # Not the provider's words ("Incorrect API key provided"): the URL may be any service.
+    assert provider["error"] == "HTTP 401: the provider refused the API key."
     assert provider["models"] == []
 
 
@@ -71,8 +73,11 @@ def test_unreachable_provider_is_invalid_not_an_error(client: TestClient) -> Non
 def test_broken_provider_answers_are_reported(client: TestClient, fake_provider: FakeUpstream) -> None:
     for index, (status, body, error) in enumerate(
         [
-            (500, b"<html>upstream exploded</html>", "HTTP 500: <html>upstream exploded</html>"),
-            (502, b"", "HTTP 502: Bad Gateway"),
+            (500, b"<html>upstream exploded</html>", "HTTP 500: the provider failed. Try again later."),
+            (502, b"", "HTTP 502: the provider failed. Try again later."),
+            (404, b"Not here", "HTTP 404: no model list at this base URL (GET /models). Check the URL."),
+            (429, b"slow down", "HTTP 429: too many requests. Try again later."),
+            (400, b"bad", "HTTP 400: the provider refused the request."),
             (200, b"not json", "invalid response: the body is not JSON"),
             (200, b'{"models": []}', 'invalid response: expected a JSON object with a "data" list of models'),
         ]
@@ -189,3 +194,79 @@ def test_unknown_ids_are_404(client: TestClient, fake_provider: FakeUpstream) ->
 def test_mask_secret_never_shows_more_than_a_quarter(secret: str, masked: str) -> None:
     assert mask_secret(secret) == masked
     assert len(masked.replace("…", "")) <= len(secret) // 4
+
+
+def test_an_internal_services_answer_is_never_echoed(client: TestClient, fake_provider: FakeUpstream) -> None:
+    # Seen: a base URL at shellctl or the console itself showed their 401 bodies on the provider.
+    fake_provider.models_answer = Raw(b'{"code": "unauthorized", "message": "internal detail 4242"}', 401)
+    provider = _create(client, fake_provider).json()
+    assert provider["error"] == "HTTP 401: the provider refused the API key."
+    assert "internal detail" not in client.get(BASE).text
+
+
+@pytest.mark.parametrize(
+    "moved",
+    [
+        lambda url: url.replace("127.0.0.1", "localhost"),  # another host
+        lambda url: re.sub(r":[0-9]+/", ":9/", url),  # another port
+        lambda url: url.replace("http://", "https://"),  # another scheme
+    ],
+    ids=["host", "port", "scheme"],
+)
+def test_moving_a_provider_to_another_host_needs_its_key_again(
+    client: TestClient, fake_provider: FakeUpstream, moved: Any
+) -> None:
+    provider = _create(client, fake_provider).json()
+    fake_provider.seen.clear()
+    elsewhere = moved(fake_provider.base_url)
+    # Seen: PATCH {"base_url": <a listener>} alone sent the stored key there.
+    body = assert_error(
+        client.patch(f"{BASE}/{provider['id']}", json={"base_url": elsewhere}), 422, "invalid_request"
+    )
+    assert body["errors"][0]["field"] == "api_key" and body["message"].startswith(
+        "api_key: Enter the key again"
+    )
+    assert fake_provider.seen == []  # nothing went anywhere
+    assert client.get(f"{BASE}/{provider['id']}").json() == provider  # and nothing changed
+
+
+def test_a_provider_moved_with_its_key_given_again_or_within_its_host_is_saved(
+    client: TestClient, fake_provider: FakeUpstream
+) -> None:
+    provider = _create(client, fake_provider).json()
+    other_host = fake_provider.base_url.replace("127.0.0.1", "localhost")
+    moved = client.patch(f"{BASE}/{provider['id']}", json={"base_url": other_host, "api_key": PROVIDER_KEY})
+    assert moved.status_code == 200 and moved.json()["base_url"] == other_host
+    assert moved.json()["status"] == "active"
+    # Another path on the same host (scheme, host and port) keeps the stored key.
+    fake_provider.seen.clear()
+    same_host = other_host.removesuffix("/v1") + "/elsewhere"
+    kept = client.patch(f"{BASE}/{provider['id']}", json={"base_url": same_host})
+    assert kept.status_code == 200 and kept.json()["base_url"] == same_host
+    assert [(seen.path, seen.headers["authorization"]) for seen in fake_provider.seen] == [
+        ("/elsewhere/models", f"Bearer {PROVIDER_KEY}")
+    ]
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://" + "a" * 1000 + ".example/v1",  # one name of 1,000 characters (schemathesis: a 500)
+        "http://" + "a." * 500 + "example/v1",  # 1,000+ characters of short names
+        "http://a..example/v1",  # an empty name
+        "http://example.com/" + "p" * 2000,  # over 2,000 characters in all
+    ],
+    ids=["long-label", "long-host", "empty-label", "long-url"],
+)
+def test_a_base_url_dns_cannot_have_is_a_422_naming_base_url(
+    client: TestClient, fake_provider: FakeUpstream, base_url: str
+) -> None:
+    provider = _create(client, fake_provider).json()
+    fake_provider.seen.clear()
+    for response in (
+        client.patch(f"{BASE}/{provider['id']}", json={"base_url": base_url, "api_key": PROVIDER_KEY}),
+        _create(client, fake_provider, name="Long", base_url=base_url),
+    ):
+        body = assert_error(response, 422, "invalid_request")
+        assert body["errors"][0]["field"] == "base_url", body
+    assert fake_provider.seen == []

@@ -148,7 +148,7 @@ def test_a_provider_that_quotes_the_key_back_is_shown_without_it(
         json={"name": "P", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
     ).json()
     assert provider["status"] == "invalid"
-    assert provider["error"].startswith("HTTP 401: Incorrect API key provided: ***")
+    assert provider["error"] == "HTTP 401: the provider refused the API key."  # its status, never its words
     for secret in (PROVIDER_KEY, "sk-other-9876543210abcdef", "0123456789abcdefABCDEF0123456789"):
         assert secret not in provider["error"]
         assert secret not in client.get("/console/api/model-providers").text

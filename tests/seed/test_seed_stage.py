@@ -230,7 +230,7 @@ def test_secrets_never_reach_the_report_or_the_output(
     result = run_cli(environ, "--profile", "prepared", "--strict")
     assert result.returncode == EXIT_BLOCKED
     report_text = (tmp_path / "seed-report" / "prepared.json").read_text()
-    assert "Incorrect API key provided" in report_text  # the provider's error is reported...
+    assert "HTTP 401: the provider refused the API key" in report_text  # the failure is reported...
     for secret in (MODEL_KEY, SEARCH_KEY, ADMIN_PASSWORD):  # ...but never a secret in it
         for text in (result.stdout, result.stderr, report_text):
             assert secret not in text

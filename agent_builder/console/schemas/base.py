@@ -5,6 +5,7 @@ dropped) and take JSON types as they are. Not here: any one resource's bodies.""
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import (
     AfterValidator,
@@ -79,17 +80,32 @@ def _pattern_message(message: str) -> WrapValidator:
 
 
 # The URLs the console calls (providers, tools): http(s), an optional `user:password@`, a host
-# name or IPv4 address, an optional port, path and query; no spaces, no fragment. The pattern is
-# the rule (so /openapi.json states it exactly); http_url then drops a trailing slash.
+# name or IPv4 address (dot-separated labels of 1 to 63 characters, as DNS has them), an optional
+# port, path and query; no spaces, no fragment. The pattern is the rule (so /openapi.json states it
+# exactly), plus at most 253 characters of host; http_url then drops a trailing slash.
 _URL_CHARS = r"A-Za-z0-9._~%!$&'()*+,;="
+_HOST_LABEL = r"[A-Za-z0-9-]{1,63}"
 HTTP_URL_PATTERN = (
-    rf"^https?://(?:[{_URL_CHARS}-]+(?::[{_URL_CHARS}-]*)?@)?[A-Za-z0-9.-]+(?::[0-9]{{1,5}})?"
-    rf"(?:/[{_URL_CHARS}:@/-]*)?(?:\?[{_URL_CHARS}:@/?-]*)?$"
+    rf"^https?://(?:[{_URL_CHARS}-]+(?::[{_URL_CHARS}-]*)?@)?{_HOST_LABEL}(?:\.{_HOST_LABEL})*\.?"
+    rf"(?::[0-9]{{1,5}})?(?:/[{_URL_CHARS}:@/-]*)?(?:\?[{_URL_CHARS}:@/?-]*)?$"
 )
+MAX_HOST_CHARS = 253
+
+
+def _host_length(value: str) -> str:
+    if len(urlsplit(value).hostname or "") > MAX_HOST_CHARS:
+        raise ValueError(f"The host name is longer than {MAX_HOST_CHARS} characters.")
+    return value
+
+
 HttpUrl = Annotated[
     str,
     StringConstraints(max_length=2000, pattern=HTTP_URL_PATTERN),
-    _pattern_message("Must be an http(s):// URL with a host, without spaces or a #fragment."),
+    _pattern_message(
+        "Must be an http(s):// URL with a host (dot-separated names of 1 to 63 characters), "
+        "without spaces or a #fragment."
+    ),
+    AfterValidator(_host_length),
     AfterValidator(http_url),
 ]
 

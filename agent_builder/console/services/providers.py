@@ -4,7 +4,6 @@ readable `error`, never an exception for the caller."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
@@ -19,6 +18,7 @@ from agent_builder.console.services.masking import mask_secret
 from agent_builder.redaction import mask_url, scrub
 
 VALIDATION_TIMEOUT_SECONDS = 10.0
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 # Model ids containing these are embeddings, audio, images or moderation, not chat models.
 _NON_CHAT_MARKERS = ("embed", "whisper", "tts", "dall-e", "moderation", "rerank", "transcribe", "image")
 
@@ -36,6 +36,33 @@ def probe(base_url: str, api_key: str) -> ProbeResult:
     if result.error is None:
         return result
     return ProbeResult(scrub(result.error, [api_key, *_url_credentials(base_url)]))
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether two URLs reach the same scheme, host and port (a stored key is sent to no other)."""
+    return _origin(url) == _origin(other)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or _DEFAULT_PORTS.get(scheme)
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port
+
+
+def key_required_for_new_host(field: str, what: str) -> ApiError:
+    """422 for a URL moved to another host without its key given again: the stored key was
+    saved for the old host, and the console never sends it to another one."""
+    message = (
+        f"Enter the key again: the base URL now points at another host, and the {what}'s stored "
+        "key is only ever sent to the host it was saved for."
+    )
+    return ApiError(
+        422, "invalid_request", f"{field}: {message}", errors=[{"field": field, "message": message}]
+    )
 
 
 def _url_credentials(base_url: str) -> list[str]:
@@ -60,8 +87,12 @@ def _probe(base_url: str, api_key: str) -> ProbeResult:
         )
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
         return ProbeResult(f"request failed: {exc}")
+    except ValueError:  # e.g. a host name DNS cannot have (stored before the schema refused it)
+        return ProbeResult("request failed: the base URL's host name is not valid")
     if not response.is_success:
-        return ProbeResult(f"HTTP {response.status_code}: {_error_excerpt(response)}")
+        # The status and what it usually means, never the body: the base URL may be any service
+        # the console reaches (an internal one's answer is not for the admin page to show).
+        return ProbeResult(f"HTTP {response.status_code}: {_status_reason(response.status_code)}")
     try:
         payload = response.json()
     except ValueError:
@@ -78,19 +109,16 @@ def _probe(base_url: str, api_key: str) -> ProbeResult:
     return ProbeResult(None, tuple(chat))
 
 
-def _error_excerpt(response: httpx.Response) -> str:
-    text = response.text
-    try:
-        payload = json.loads(text)
-    except ValueError:
-        payload = None
-    # OpenAI-style errors: {"error": {"message": "..."}}
-    if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
-        message = payload["error"].get("message")
-        if isinstance(message, str) and message:
-            text = message
-    text = " ".join(text.split()) or response.reason_phrase or "no details"
-    return text if len(text) <= 200 else text[:199] + "…"
+def _status_reason(status: int) -> str:
+    if status in (401, 403):
+        return "the provider refused the API key."
+    if status == 404:
+        return "no model list at this base URL (GET /models). Check the URL."
+    if status == 429:
+        return "too many requests. Try again later."
+    if status >= 500:
+        return "the provider failed. Try again later."
+    return "the provider refused the request."
 
 
 _MODEL_SELECT = (
@@ -189,6 +217,8 @@ def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Pro
     # The masked URL the console showed, sent back unchanged, means "keep the stored one".
     masked = body.base_url is None or body.base_url == mask_url(row["base_url"])
     base_url = row["base_url"] if masked else body.base_url
+    if body.api_key is None and not same_origin(base_url, row["base_url"]):
+        raise key_required_for_new_host("api_key", "model provider")
     api_key = body.api_key or unseal(db, row["api_key"])
     if name != row["name"]:
         _check_name_free(db, name, except_id=provider_id)
