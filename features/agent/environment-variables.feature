@@ -28,6 +28,21 @@ Feature: Environment variables
     And the page never shows the secret "tok-e2e-0123456789"
     And the console API lists SERVICE_TOKEN as a secret masked as "…6789", without its value
 
+  Scenario: Instructions that use a secret variable are not saved, and the page says why
+    Given the agent has the secret variable SERVICE_TOKEN set to "tok-e2e-0123456789" via API
+    When I open the agent's configure page
+    And I replace the instructions with "Call the API with {{env.SERVICE_TOKEN}}."
+    Then the publish bar shows "Save failed: the instructions use a secret variable."
+    And the "Instructions" field shows the error "The instructions use {{env.SERVICE_TOKEN}}, a secret variable"
+    And the agent's draft instructions are "You are the E2E basic agent. Answer briefly and politely."
+
+  Scenario: A variable the instructions use cannot be added as a secret
+    Given another tab saves the instructions "Call the API with {{env.SERVICE_TOKEN}}."
+    When I open the agent's configure page
+    And I add the secret variable SERVICE_TOKEN with the value "tok-e2e-0123456789"
+    Then the variable dialog says "SERVICE_TOKEN cannot be secret: the draft's instructions use {{env.SERVICE_TOKEN}}"
+    And no variable was saved
+
   Scenario: A name that breaks the rule is refused with the rule explained
     When I open the agent's configure page
     And I try to add a variable named "api-key"

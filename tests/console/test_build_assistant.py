@@ -181,3 +181,29 @@ def test_without_a_decision_model_nothing_is_asked(client: TestClient, fake_prov
     missing = client.post("/console/api/agents/nope/build-assistant/proposal", json={"description": "x"})
     assert_error(missing, 404, "not_found")
     assert fake_provider.calls("/v1/chat") == []
+
+
+def test_a_proposal_never_puts_a_secret_variable_into_the_instructions(
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
+) -> None:
+    """Secret variables never reach the model through the instructions (issue 25): a proposal
+    that uses one is refused and not kept; one that became secret since is refused at apply."""
+    variables = f"{agent_path}/env-vars"
+    client.post(variables, json={"name": "API_TOKEN", "value": "tok-1234567890", "secret": True})
+    client.post(variables, json={"name": "REGION", "value": "eu-west"})
+    leaky = {**PROPOSAL, "instructions": "Call the API with {{env.API_TOKEN}} in {{env.REGION}}."}
+    refused = assert_error(propose(client, agent_path, fake_provider, leaky), 422, "secret_in_instructions")
+    assert "The proposed instructions use {{env.API_TOKEN}}, a secret variable" in refused["message"]
+    assert "REGION" not in refused["message"] and "not kept" in refused["message"]
+    assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
+
+    plain = {**PROPOSAL, "instructions": "Answer for {{env.REGION}}."}
+    assert propose(client, agent_path, fake_provider, plain).status_code == 200
+    assert client.patch(f"{variables}/REGION", json={"secret": True}).status_code == 200  # not in the draft
+    before = draft(client, agent_path)
+    applying = client.post(
+        f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]}
+    )
+    assert "{{env.REGION}}" in assert_error(applying, 422, "secret_in_instructions")["message"]
+    assert draft(client, agent_path) == before
+    assert client.get(f"{agent_path}/build-assistant/proposal").json()["proposal"] is not None

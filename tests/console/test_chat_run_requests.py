@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,8 +219,11 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
 
 
-def test_a_run_gets_its_variables_in_the_instructions_and_only_plain_ones_for_the_sandbox(
-    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
+def test_a_run_gets_plain_variables_in_the_instructions_and_the_sandbox_and_never_a_secret(
+    make_console: Callable[[str], Console],
+    runtime: tuple[FakeRuntime, str],
+    fake_provider: FakeUpstream,
+    tmp_path: Path,
 ) -> None:
     fake, runtime_url = runtime
     fake.release.set()
@@ -229,12 +233,18 @@ def test_a_run_gets_its_variables_in_the_instructions_and_only_plain_ones_for_th
     agent = publish_agent(console.api, model, instructions=instructions)
     variables = f"/console/api/agents/{agent['id']}/env-vars"
     console.api.post(variables, json={"name": "REGION", "value": "eu-west"}).raise_for_status()
-    console.api.post(variables, json={"name": "API_TOKEN", "value": "tok-9876543210", "secret": True})
+    token = {"name": "API_TOKEN", "value": "tok-9876543210"}
+    refused = console.api.post(variables, json={**token, "secret": True})
+    assert (refused.status_code, refused.json()["code"]) == (422, "secret_in_instructions")
+    # As a console from before that refusal left it: a secret the published instructions use.
+    console.api.post(variables, json=token).raise_for_status()
+    with closing(sqlite3.connect(tmp_path / "console.db")) as conn, conn:
+        conn.execute("UPDATE agent_env_vars SET secret = 1 WHERE name = 'API_TOKEN'")
 
     web_app_events(console, agent, "Where are you?")
     run = fake.runs[0]["agent"]
-    assert (
-        run["instructions"] == "Region eu-west, key tok-9876543210, unknown {{env.MISSING}}, {{env.lower}}."
+    assert run["instructions"] == (
+        "Region eu-west, key {{ env.API_TOKEN }}, unknown {{env.MISSING}}, {{env.lower}}."
     )
     assert run["env"] == {"REGION": "eu-west"}
 

@@ -7,6 +7,8 @@ from typing import Any
 from api_shortcuts import assert_error, create_agent
 from fastapi.testclient import TestClient
 
+from agent_builder.console.crypto import seal
+
 AGENTS = "/console/api/agents"
 
 
@@ -102,3 +104,86 @@ def test_a_file_that_is_not_text_saves_nothing(client: TestClient) -> None:
         assert_error(_import(client, agent["id"], content), 415, "not_text")
     assert _vars(client, agent["id"]) == []
     assert _import(client, agent["id"], "\ufeffBOM=ok\n".encode()).json()["added"] == ["BOM"]
+
+
+def _save_instructions(client: TestClient, agent_id: str, instructions: str) -> Any:
+    draft = client.get(f"{AGENTS}/{agent_id}").json()["draft"]
+    config = {**draft["config"], "instructions": instructions}
+    return client.put(f"{AGENTS}/{agent_id}/draft", json={"revision": draft["revision"], "config": config})
+
+
+def test_instructions_never_use_a_secret_variable(client: TestClient) -> None:
+    """The instructions go to the model, which repeats them to whoever asks: a secret referenced
+    there is refused with a 422 naming it, however it would get in (issue 25)."""
+    agent = create_agent(client)
+    base = f"{AGENTS}/{agent['id']}/env-vars"
+    client.post(base, json={"name": "API_TOKEN", "value": "tok-1234567890", "secret": True})
+    client.post(base, json={"name": "REGION", "value": "eu-west"})
+
+    refused = assert_error(
+        _save_instructions(client, agent["id"], "Region {{env.REGION}}, key {{ env.API_TOKEN }}."),
+        422,
+        "secret_in_instructions",
+    )
+    assert "{{env.API_TOKEN}}" in refused["message"] and "secret" in refused["message"]
+    assert "REGION" not in refused["message"] and "tok-1234567890" not in refused["message"]
+    assert refused["errors"] == [{"field": "config.instructions", "message": refused["message"]}]
+    assert client.get(f"{AGENTS}/{agent['id']}").json()["draft"]["revision"] == 1  # nothing saved
+    assert _save_instructions(client, agent["id"], "Region {{env.REGION}}.").status_code == 200
+
+    # Nor can a variable the instructions use become a secret, or be added as one.
+    marking = assert_error(
+        client.patch(f"{base}/REGION", json={"secret": True}), 422, "secret_in_instructions"
+    )
+    assert "REGION cannot be secret" in marking["message"] and "draft's instructions" in marking["message"]
+    assert marking["errors"][0]["field"] == "secret"
+    assert {item["name"]: item["secret"] for item in _vars(client, agent["id"])} == {
+        "API_TOKEN": True,
+        "REGION": False,
+    }
+    assert client.patch(f"{base}/REGION", json={"value": "us-east"}).status_code == 200  # still plain
+    _save_instructions(client, agent["id"], "Use {{env.NEW_KEY}}.").raise_for_status()
+    adding = client.post(base, json={"name": "NEW_KEY", "value": "k-0987654321", "secret": True})
+    assert_error(adding, 422, "secret_in_instructions")
+    assert [item["name"] for item in _vars(client, agent["id"])] == ["API_TOKEN", "REGION"]
+    assert client.post(base, json={"name": "OTHER_KEY", "value": "k-1", "secret": True}).status_code == 201
+
+
+def test_a_published_version_that_uses_a_variable_keeps_it_plain(
+    client: TestClient, published_agent: dict[str, Any]
+) -> None:
+    agent_id = published_agent["id"]
+    base = f"{AGENTS}/{agent_id}/env-vars"
+    client.post(base, json={"name": "REGION", "value": "eu-west"}).raise_for_status()
+    _save_instructions(client, agent_id, "Region {{env.REGION}}.").raise_for_status()
+    client.post(f"{AGENTS}/{agent_id}/publish").raise_for_status()
+    _save_instructions(client, agent_id, "No variables any more.").raise_for_status()
+
+    refused = assert_error(
+        client.patch(f"{base}/REGION", json={"secret": True}), 422, "secret_in_instructions"
+    )
+    assert (
+        "published version 2" in refused["message"] and "Publish a version without it" in refused["message"]
+    )
+    client.post(f"{AGENTS}/{agent_id}/publish").raise_for_status()
+    assert client.patch(f"{base}/REGION", json={"secret": True}).json()["secret"] is True
+    # Restoring the version that used it would put a secret into the instructions.
+    draft = client.get(f"{AGENTS}/{agent_id}").json()["draft"]
+    restore = client.post(f"{AGENTS}/{agent_id}/versions/2/restore", json={"revision": draft["revision"]})
+    assert "{{env.REGION}}" in assert_error(restore, 422, "secret_in_instructions")["message"]
+
+
+def test_publishing_refuses_a_draft_saved_with_a_secret_before_it_was_refused(
+    client: TestClient, published_agent: dict[str, Any]
+) -> None:
+    agent_id = published_agent["id"]
+    _save_instructions(client, agent_id, "Key {{env.API_TOKEN}}.").raise_for_status()  # unknown yet
+    db = client.app.state.db
+    with db.write() as conn:  # as a console from before the rule left it
+        conn.execute(
+            "INSERT INTO agent_env_vars (agent_id, name, value, secret, created_at, updated_at) "
+            "VALUES (?, 'API_TOKEN', ?, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+            (agent_id, seal(db, "tok-1234567890")),
+        )
+    refused = assert_error(client.post(f"{AGENTS}/{agent_id}/publish"), 409, "draft_invalid")
+    assert refused["reasons"] == ["Instructions use {{env.API_TOKEN}}, a secret variable: remove it."]

@@ -68,6 +68,8 @@ def delete_agent(agent_id: str, db: DbDep, config: ConfigDep) -> None:
 
 @router.put("/{agent_id}/draft", responses=errors(404, 409, models={409: RevisionConflictResponse}))
 def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
+    """Replace the draft, if it is still at `revision` (409 `revision_conflict` otherwise). 422
+    `secret_in_instructions` when the instructions use a secret variable of the agent."""
     return agents.save_draft(db, agent_id, body.revision, body.config)
 
 
@@ -75,8 +77,9 @@ def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
 def publish_agent(agent_id: str, db: DbDep, body: PublishRequest = _NO_NOTE) -> PublishResult:
     """Publish the draft as the next version; `note` (optional) says what changed. `409
     draft_invalid` (with `reasons`) while the draft cannot be published: no model, or one that is
-    gone or inactive; empty instructions; a knowledge dataset that no longer exists (a conflict
-    with the agent's state, not a fault of the request)."""
+    gone or inactive; empty instructions; a knowledge dataset that no longer exists; instructions
+    saved with a secret variable before that was refused (a conflict with the agent's state, not
+    a fault of the request)."""
     return agents.publish(db, agent_id, body.note)
 
 

@@ -30,7 +30,8 @@ router = APIRouter(
 async def propose_draft(agent_id: str, body: ProposalRequest, db: DbDep) -> Proposal:
     """Ask the decision model for a draft matching `description`; it becomes the agent's pending
     proposal (the draft itself is untouched). 409 `decision_model_not_configured` or
-    `decision_model_unavailable`, 502 `proposal_failed` or `invalid_proposal`."""
+    `decision_model_unavailable`, 422 `secret_in_instructions` (the proposed instructions use a
+    secret variable: nothing is kept), 502 `proposal_failed` or `invalid_proposal`."""
     return await run_in_threadpool(build_assistant.propose, db, agent_id, body.description)
 
 
@@ -44,7 +45,9 @@ def get_pending_proposal(agent_id: str, db: DbDep) -> PendingProposal:
 @router.post("/proposal/apply", responses=errors(409, models={409: RevisionConflictResponse}))
 def apply_proposal(agent_id: str, body: ApplyProposal, db: DbDep) -> Draft:
     """Write the sections the proposal names into the draft as one saved revision and drop the
-    proposal. 409 `revision_conflict` when the draft is no longer at `revision`."""
+    proposal. 409 `revision_conflict` when the draft is no longer at `revision`, 422
+    `secret_in_instructions` when its instructions use a variable that is secret now (the
+    proposal stays pending either way)."""
     return build_assistant.apply(db, agent_id, body.revision)
 
 

@@ -53,6 +53,8 @@ def list_env_vars(agent_id: str, db: DbDep) -> EnvVarList:
 
 @router.post("", status_code=201, responses=errors(409))
 def create_env_var(agent_id: str, body: EnvVarCreate, db: DbDep) -> EnvVar:
+    """Add a variable. 409 `env_var_exists`, `too_many_env_vars`; 422 `secret_in_instructions`
+    for a secret one that the draft's or the published version's instructions use."""
     return env_vars.create_env_var(db, agent_id, body)
 
 
@@ -68,6 +70,9 @@ def import_env_file(
 
 @router.patch("/{name:env_var}")
 def update_env_var(agent_id: str, name: VariableName, body: EnvVarUpdate, db: DbDep) -> EnvVar:
+    """Change a variable's value or secrecy. 422 `value_required` to make a secret plain without a
+    new value; 422 `secret_in_instructions` to make one secret that the draft's or the published
+    version's instructions use."""
     return env_vars.update_env_var(db, agent_id, name, body)
 
 

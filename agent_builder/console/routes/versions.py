@@ -31,5 +31,6 @@ def get_agent_version(agent_id: str, version: VersionNumber, db: DbDep) -> Publi
 
 @router.post("/{version}/restore", responses=errors(409, models={409: RevisionConflictResponse}))
 def restore_agent_version(agent_id: str, version: VersionNumber, body: VersionRestore, db: DbDep) -> Draft:
-    """Copy the version into the draft (one new revision); what is published does not change."""
+    """Copy the version into the draft (one new revision); what is published does not change. 422
+    `secret_in_instructions` when its instructions use a variable that is secret now."""
     return versions.restore_version(db, agent_id, version, body.revision)

@@ -24,6 +24,7 @@ from agent_builder.console.schemas.agents import (
     PublishedVersion,
     PublishResult,
 )
+from agent_builder.console.services import env_references
 from agent_builder.console.services.providers import is_model_active
 
 UNPUBLISHED_REASON = "Publish the agent to enable access."
@@ -150,7 +151,9 @@ def save_draft(db: Database, agent_id: str, revision: int, config: AgentConfig) 
 
 
 def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: AgentConfig) -> Draft:
-    """Replace the draft if it is still at `revision` (else 409): one new revision."""
+    """Replace the draft if it is still at `revision` (else 409): one new revision. Instructions
+    that reference a secret variable are refused (422 `secret_in_instructions`): every way into
+    the draft (a save, a restore, a build assistant proposal) comes through here."""
     now = utc_now()
     row = _agent_row(conn, agent_id)
     if row["draft_revision"] != revision:
@@ -160,6 +163,7 @@ def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: 
             "This agent was changed elsewhere: reload to get the latest version.",
             current_revision=row["draft_revision"],
         )
+    env_references.check_instructions(conn, agent_id, config.instructions)
     conn.execute(
         "UPDATE agents SET draft_config = ?, draft_revision = ?, draft_updated_at = ?, updated_at = ? "
         "WHERE id = ?",
@@ -168,7 +172,7 @@ def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: 
     return Draft(revision=revision + 1, config=config, updated_at=now)
 
 
-def _publish_problems(conn: sqlite3.Connection, config: AgentConfig) -> list[str]:
+def _publish_problems(conn: sqlite3.Connection, agent_id: str, config: AgentConfig) -> list[str]:
     reasons: list[str] = []
     if config.model is None:
         reasons.append("No model selected.")
@@ -179,6 +183,9 @@ def _publish_problems(conn: sqlite3.Connection, config: AgentConfig) -> list[str
     for dataset_id in config.knowledge.dataset_ids:
         if conn.execute("SELECT 1 FROM datasets WHERE id = ?", (dataset_id,)).fetchone() is None:
             reasons.append(f"Knowledge dataset {dataset_id} no longer exists.")
+    # A draft saved before secrets were refused in the instructions.
+    for name in env_references.secrets_in(conn, agent_id, config.instructions):
+        reasons.append(f"Instructions use {{{{env.{name}}}}}, a secret variable: remove it.")
     return reasons
 
 
@@ -186,7 +193,7 @@ def publish(db: Database, agent_id: str, note: str = "") -> PublishResult:
     with db.write() as conn:
         row = _agent_row(conn, agent_id)
         config = AgentConfig.model_validate_json(row["draft_config"])
-        reasons = _publish_problems(conn, config)
+        reasons = _publish_problems(conn, agent_id, config)
         if reasons:
             raise ApiError(
                 409, "draft_invalid", "The draft cannot be published: " + " ".join(reasons), reasons=reasons

@@ -9,7 +9,7 @@ from agent_builder.console.db import Database, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agents import AgentConfig, AgentTool, Draft
 from agent_builder.console.schemas.build_assistant import DraftProposal, Proposal, ProposedItem
-from agent_builder.console.services import agents
+from agent_builder.console.services import agents, env_references
 from agent_builder.console.services.decision_model import ask_for_proposal
 from agent_builder.console.services.knowledge import list_datasets
 from agent_builder.console.services.system_models import decision_endpoint
@@ -23,6 +23,7 @@ def propose(db: Database, agent_id: str, description: str) -> Proposal:
     catalog = {tool.name: tool.description for tool in BUILTIN_TOOLS}
     names = sorted({dataset.name for dataset in list_datasets(db)})
     proposal = ask_for_proposal(endpoint, description, catalog, names)
+    _check_no_secrets(db, agent_id, proposal)
     created_at = utc_now()
     with db.write() as conn:
         conn.execute(
@@ -32,6 +33,18 @@ def propose(db: Database, agent_id: str, description: str) -> Proposal:
             (agent_id, description, proposal.model_dump_json(), created_at),
         )
     return _view(db, description, proposal, created_at)
+
+
+def _check_no_secrets(db: Database, agent_id: str, proposal: DraftProposal) -> None:
+    """A proposal whose instructions use a secret variable is refused, not kept: applying it could
+    only be refused too (agents.write_draft)."""
+    if proposal.instructions is None:
+        return
+    with db.read() as conn:
+        secret = env_references.secrets_in(conn, agent_id, proposal.instructions)
+    if secret:
+        fix = "The proposal was not kept: describe the agent again without {it}."
+        raise env_references.refusal(secret, "The proposed instructions", "description", fix)
 
 
 def pending(db: Database, agent_id: str) -> Proposal | None:

@@ -7,7 +7,6 @@ not: one rule, and the column is in crypto.SECRET_COLUMNS so key rotation covers
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import dataclass
 
@@ -23,12 +22,12 @@ from agent_builder.console.schemas.env_vars import (
     EnvVarUpdate,
     SkippedLine,
 )
+from agent_builder.console.services import env_references
 from agent_builder.console.services.agents import check_agent
 from agent_builder.console.services.env_file import parse_env_file
 from agent_builder.console.services.masking import mask_secret
 
 MAX_ENV_FILE_BYTES = 64 << 10
-_REFERENCE = re.compile(r"\{\{\s*env\.([A-Z_][A-Z0-9_]*)\s*\}\}")
 
 
 def _env_var(db: Database, row: sqlite3.Row) -> EnvVar:
@@ -74,6 +73,8 @@ def create_env_var(db: Database, agent_id: str, body: EnvVarCreate) -> EnvVar:
                 409, "env_var_exists", f"A variable named {body.name} already exists: edit it instead."
             )
         _check_room(conn, agent_id, 1)
+        if body.secret:
+            env_references.check_may_be_secret(conn, agent_id, body.name)
         conn.execute(
             "INSERT INTO agent_env_vars (agent_id, name, value, secret, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -90,6 +91,8 @@ def update_env_var(db: Database, agent_id: str, name: str, body: EnvVarUpdate) -
         if row["secret"] and not secret and body.value is None:
             # Turning a secret into a plain variable would show a value nobody may read.
             raise ApiError(422, "value_required", "Enter a new value to make a secret variable a plain one.")
+        if secret and not row["secret"]:
+            env_references.check_may_be_secret(conn, agent_id, name)
         value = row["value"] if body.value is None else seal(db, body.value)
         conn.execute(
             "UPDATE agent_env_vars SET value = ?, secret = ?, updated_at = ? WHERE agent_id = ? AND name = ?",
@@ -156,14 +159,23 @@ def copy_env_vars(conn: sqlite3.Connection, source_id: str, target_id: str) -> N
 
 @dataclass(frozen=True)
 class RunVariables:
-    """What a run gets: every variable for `{{env.NAME}}` in instructions, the plain ones for the
-    sandbox command's environment."""
+    """What a run gets: `all` for `{{env.NAME}}` in the instructions, `sandbox` for the sandbox
+    command's environment. Secret variables reach neither (`run_variables`)."""
 
     all: dict[str, str]
     sandbox: dict[str, str]
 
+    def without(self, secret: set[str]) -> RunVariables:
+        """These variables with the `secret` names dropped from the instructions' too."""
+        return RunVariables(
+            {name: value for name, value in self.all.items() if name not in secret}, self.sandbox
+        )
+
 
 def run_variables(db: Database, agent_id: str) -> RunVariables:
+    """The agent's variables for a run. Secret ones are never substituted into the instructions,
+    even ones saved before secrets were refused there (env_references.py): such a reference
+    reaches the model as written, `{{env.NAME}}`."""
     with db.read() as conn:
         rows = conn.execute(
             "SELECT name, value, secret FROM agent_env_vars WHERE agent_id = ? ORDER BY name", (agent_id,)
@@ -171,10 +183,11 @@ def run_variables(db: Database, agent_id: str) -> RunVariables:
     values = {row["name"]: unseal(db, row["value"]) for row in rows}
     return RunVariables(
         all=values, sandbox={row["name"]: values[row["name"]] for row in rows if not row["secret"]}
-    )
+    ).without({row["name"] for row in rows if row["secret"]})
 
 
 def substitute(text: str, values: dict[str, str]) -> str:
     """`{{env.NAME}}` (spaces inside the braces allowed) becomes NAME's value; a reference to an
-    unknown name stays as written, so the author can see it was not replaced."""
-    return _REFERENCE.sub(lambda match: values.get(match[1], match[0]), text)
+    unknown name (or to a secret one, which `values` never holds) stays as written, so the author
+    can see it was not replaced."""
+    return env_references.REFERENCE.sub(lambda match: values.get(match[1], match[0]), text)

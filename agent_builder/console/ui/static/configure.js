@@ -29,6 +29,7 @@ let datasets = [];
 
 const saveStateEl = byId('save-state');
 const retryButton = byId('save-retry');
+const instructionsInput = byId('instructions');
 let pending = false; // edits not sent yet
 let saving = null; // the PUT in flight
 let timer = null;
@@ -73,6 +74,7 @@ function flush() {
 function onSaved(draft) {
   revision = draft.revision;
   sync.known(draft);
+  if (instructionsInput.hasAttribute('aria-invalid')) setFieldError(instructionsInput, '');
   if (pending) return; // newer edits are still on their way: keep saying "Saving…"
   showSaveState('Saved');
   publishBar.refresh().catch(() => {}); // the publish state depends on the saved draft
@@ -85,6 +87,11 @@ function onSaveFailed(err) {
     conflict = true;
     showSaveState('Save failed: this agent was changed elsewhere. Reload to get the latest version.');
     sync.stale();
+  } else if (err.code === 'secret_in_instructions') {
+    // The same draft would be refused again, so no Retry: the next edit saves (and says why).
+    failed = true;
+    setFieldError(instructionsInput, err.message);
+    showSaveState('Save failed: the instructions use a secret variable.');
   } else {
     failed = true;
     showSaveState('Save failed', { retry: true });

@@ -87,6 +87,7 @@ form.addEventListener('submit', async (event) => {
   } catch (err) {
     if (err.code === 'env_var_exists') setFieldError(nameInput, err.message);
     else if (err.code === 'value_required') setFieldError(valueInput, err.message);
+    else if (err.code === 'secret_in_instructions') showAlert(dialogError, err.message);
     else {
       const unmatched = showFieldErrors(err, { name: nameInput, value: valueInput });
       if (err.status !== 422 || unmatched.length) showAlert(dialogError, err.message, unmatched);
