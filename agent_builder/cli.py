@@ -85,6 +85,13 @@ def _add_server_arguments(parser: argparse.ArgumentParser, default_port: int) ->
     parser.add_argument(
         "--port", type=int, default=default_port, help=f"0 picks a free port (default: {default_port})"
     )
+    parser.add_argument(
+        "--fd",
+        type=int,
+        metavar="N",
+        help="serve on the listening socket inherited as file descriptor N, bound by the supervisor "
+        "(like systemd socket activation); --host and --port are then ignored",
+    )
 
 
 def _run_console(args: argparse.Namespace) -> int:
@@ -120,7 +127,7 @@ def _serve_configured(
     except ConfigError as exc:
         logger.error("%s", exc)
         return 2
-    return serve(service, app, args.host, args.port)
+    return serve(service, app, args.host, args.port, fd=args.fd)
 
 
 def _run_shellctl(args: argparse.Namespace) -> int:
@@ -144,7 +151,7 @@ def _run_shellctl(args: argparse.Namespace) -> int:
             "never use this where commands come from untrusted input"
         )
     # asyncio's loop: uvloop's subprocess_exec has no user/group, and each command runs as its own user.
-    return serve("shellctl", app, args.host, args.port, loop="asyncio")
+    return serve("shellctl", app, args.host, args.port, loop="asyncio", fd=args.fd)
 
 
 class _Server(uvicorn.Server):
@@ -165,14 +172,23 @@ class _Server(uvicorn.Server):
 
 
 def serve(
-    service: str, app: object, host: str, port: int, loop: Literal["uvloop", "asyncio"] = "uvloop"
+    service: str,
+    app: object,
+    host: str,
+    port: int,
+    loop: Literal["uvloop", "asyncio"] = "uvloop",
+    fd: int | None = None,
 ) -> int:
-    """Serve an ASGI app on host:port until SIGTERM/SIGINT, then shut down cleanly (exit 0)."""
+    """Serve an ASGI app on host:port (or on the inherited listening socket `fd`) until
+    SIGTERM/SIGINT, then shut down cleanly (exit 0)."""
     try:
-        sock = _bind(host, port)
+        sock = _bind(host, port) if fd is None else _inherited(fd)
     except OSError as exc:
-        logger.error("cannot listen on %s:%s: %s", host, port, exc)
+        where = f"{host}:{port}" if fd is None else f"file descriptor {fd}"
+        logger.error("cannot listen on %s: %s", where, exc)
         return 1
+    if fd is not None:
+        host = str(sock.getsockname()[0])
     bound_port = sock.getsockname()[1]
     # proxy_headers off: uvicorn would trust X-Forwarded-* from 127.0.0.1, so anyone on the
     # machine could pick their client address and scheme. The console trusts only the proxies it
@@ -215,6 +231,21 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError:
         sock.close()
         raise
+    return sock
+
+
+def _inherited(fd: int) -> socket.socket:
+    """The listening TCP socket a supervisor bound and passed down as `fd` (OSError otherwise)."""
+    sock = socket.socket(fileno=fd)  # ENOTSOCK when it is not a socket
+    try:
+        if sock.type != socket.SOCK_STREAM or sock.family not in (socket.AF_INET, socket.AF_INET6):
+            raise OSError(f"file descriptor {fd} is not a TCP socket")
+        if not sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
+            raise OSError(f"file descriptor {fd} is a socket that is not listening")
+    except OSError:
+        sock.detach()  # not ours to close
+        raise
+    sock.set_inheritable(False)  # no command this service starts gets it
     return sock
 
 

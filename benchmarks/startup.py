@@ -8,6 +8,7 @@ machine noise hits them alike. Figures only: nothing here asserts a time.
 
 from __future__ import annotations
 
+import secrets
 import statistics
 import sys
 import tempfile
@@ -34,7 +35,12 @@ def main(runs: int) -> None:
         for name in services:
             with tempfile.TemporaryDirectory() as tmp:
                 service = start_service(
-                    name, _argv(name, tmp), ready_prefix="AGENT_BUILDER_READY", log_path=Path(tmp) / "log"
+                    name,
+                    _argv(name, tmp),
+                    ready_prefix="AGENT_BUILDER_READY",
+                    log_path=Path(tmp) / "log",
+                    # The runtime refuses to start without a token of its own.
+                    env={"AGENT_BUILDER_RUNTIME_TOKEN": secrets.token_urlsafe(32)},
                 )
                 timings[name].append(service.started_in_s)
                 service.stop()

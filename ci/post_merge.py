@@ -40,6 +40,7 @@ from support.reports import LaneFailure, LaneReport, RunInfo, publish_lane, summ
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import (
     Launch,
+    ListeningSocket,
     ServiceStartError,
     Stack,
     console_command,
@@ -57,6 +58,7 @@ EXIT_SERVICE_FAILED = 4
 SANDBOX_TIMEOUT_S = 3
 READY = "AGENT_BUILDER_READY"
 SHELLCTL_TOKEN = "AGENT_BUILDER_SHELLCTL_TOKEN"
+RUNTIME_TOKEN = "AGENT_BUILDER_RUNTIME_TOKEN"
 
 
 class Interrupted(Exception):
@@ -89,6 +91,11 @@ class WorkerStack:
     urls: dict[str, str] = field(default_factory=dict)  # service name -> URL
     # This stack's shellctl accepts work only with it: its runtime and console get it too.
     shellctl_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    # This stack's runtime runs agents only for the caller holding it: its console.
+    runtime_token: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)
+    # Bound before anything starts, so the runtime knows the console's URL before the console
+    # (which needs the runtime's) starts on it; None when the lane uses an existing console.
+    console_socket: ListeningSocket | None = None
 
     def start_all(self, launches: Mapping[str, Launch], stages: dict[str, float]) -> None:
         for name, launch in launches.items():
@@ -100,10 +107,27 @@ class WorkerStack:
                 f"(pid {service.process.pid}, log {service.log_path})"
             )
 
-    def launch(self, name: str, argv: list[str], env: Mapping[str, str] | None = None) -> Launch:
-        return launch_service(
-            name, argv, ready_prefix=READY, log_path=self.folder / "services" / f"{name}.log", env=env
-        )
+    def launch(
+        self,
+        name: str,
+        argv: list[str],
+        env: Mapping[str, str] | None = None,
+        listening: ListeningSocket | None = None,
+    ) -> Launch:
+        """Start a service; with `listening`, handed that socket (its `argv` names it with `--fd`),
+        whose copy here is then closed."""
+        fds = [] if listening is None else [listening.fd]
+        log_path = self.folder / "services" / f"{name}.log"
+        try:
+            return launch_service(name, argv, ready_prefix=READY, log_path=log_path, env=env, pass_fds=fds)
+        finally:
+            if listening is not None:
+                listening.close()
+
+    def close_sockets(self) -> None:
+        """The console's socket, if the console never started on it."""
+        if self.console_socket is not None:
+            self.console_socket.close()
 
     def behave_env(self, settings: Settings) -> dict[str, str]:
         """The worker's settings: this stack's URLs (the stack is started, not started again)."""
@@ -119,6 +143,14 @@ class WorkerStack:
         if shellctl:
             env["E2E_SHELLCTL_URL"] = shellctl
         return env
+
+
+def listen(name: str, port: int = 0) -> ListeningSocket:
+    """The socket `name` will serve, bound now on 127.0.0.1 (`port`, or a free one)."""
+    try:
+        return ListeningSocket(port=port)
+    except OSError as error:
+        raise ServiceStartError(f"{name} cannot listen on 127.0.0.1:{port}: {error}") from None
 
 
 def _replay_argv(settings: Settings) -> tuple[list[str], dict[str, str]]:
@@ -153,43 +185,55 @@ def _backend_launches(settings: Settings, worker: WorkerStack) -> dict[str, Laun
         )
     if settings.start_agent_backend:
         token = {SHELLCTL_TOKEN: worker.shellctl_token}
-        launches["shellctl"] = worker.launch(
-            "shellctl",
-            python_module_argv(
-                "agent_builder", "shellctl", "--host", "127.0.0.1", "--port", str(settings.shellctl_port or 0),
-                "--workspaces", str(worker.folder / "shellctl-workspaces"),
-            ),
-            token,
+        # Bound here, so the runtime, started side by side with it, is told its URL.
+        shellctl = listen("shellctl", settings.shellctl_port or 0)
+        shellctl_url = shellctl.url
+        shellctl_argv = python_module_argv(
+            "agent_builder", "shellctl", "--fd", str(shellctl.fd),
+            "--workspaces", str(worker.folder / "shellctl-workspaces"),
         )  # fmt: skip
+        launches["shellctl"] = worker.launch("shellctl", shellctl_argv, token, listening=shellctl)
+        console_url = worker.console_socket.url if worker.console_socket else settings.base_url
         launches["runtime"] = worker.launch(
             "runtime",
             python_module_argv(
                 "agent_builder", "runtime", "--host", "127.0.0.1",
                 "--port", str(settings.agent_backend_port or 0), "--shell-timeout", str(SANDBOX_TIMEOUT_S),
             ),
-            token,
+            token | {
+                RUNTIME_TOKEN: worker.runtime_token,
+                "AGENT_BUILDER_RUNTIME_SHELLCTL_URL": shellctl_url,
+                "AGENT_BUILDER_RUNTIME_CONSOLE_URL": console_url or "",
+            },
         )  # fmt: skip
     return launches
 
 
 def _console_launch(settings: Settings, worker: WorkerStack) -> dict[str, Launch]:
-    if settings.base_url is not None:
+    if worker.console_socket is None:
         return {}
-    argv, env = console_command(
-        worker.folder / "console.db", settings.admin_email, settings.admin_password.get_secret_value()
-    )
+    listening, worker.console_socket = worker.console_socket, None
+    password = settings.admin_password.get_secret_value()
+    argv, env = console_command(worker.folder / "console.db", settings.admin_email, password, listening.fd)
     backend = worker.urls.get("runtime") or settings.agent_backend_url()
     shellctl = worker.urls.get("shellctl") or settings.shellctl_url()
     env |= {"AGENT_BUILDER_RUNTIME_URL": backend} if backend else {}
+    # A runtime started here wants this stack's token; an existing one, AGENT_BUILDER_RUNTIME_TOKEN
+    # from this environment (the console refuses to start without it, naming the variable).
+    env |= {RUNTIME_TOKEN: worker.runtime_token} if worker.urls.get("runtime") else {}
     if worker.urls.get("shellctl"):  # started here: the console removes a deleted agent's workspaces
         env |= {"AGENT_BUILDER_SHELLCTL_URL": worker.urls["shellctl"], SHELLCTL_TOKEN: worker.shellctl_token}
     elif shellctl:
         env |= {"AGENT_BUILDER_SHELLCTL_URL": shellctl}
-    return {"console": worker.launch("console", argv, env)}
+    return {"console": worker.launch("console", argv, env, listening=listening)}
 
 
 def start_stacks(settings: Settings, workers: list[WorkerStack], stages: dict[str, float]) -> None:
-    """Each phase launches its services in every stack, then waits for all of them."""
+    """Each phase launches its services in every stack, then waits for all of them. The console's
+    socket is bound first: the runtime is told its URL, and the console then serves it."""
+    for worker in workers:
+        if settings.base_url is None:
+            worker.console_socket = listen("console")
     for phase in (_backend_launches, _console_launch):
         launches = {worker.worker_id: phase(settings, worker) for worker in workers}
         for worker in workers:
@@ -337,6 +381,8 @@ def main(argv: list[str]) -> int:
         return 128 + interrupted.signum
     finally:
         _ignore_signals()
+        for worker in workers:
+            worker.close_sockets()
         # Every worker's services at once: each graceful shutdown takes its own fraction of a second.
         stop_services(
             [service for worker in reversed(workers) for service in reversed(worker.stack.services)]

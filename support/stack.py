@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -119,6 +120,24 @@ class Launch:
         return Service(self.name, url, self.process, self.log_path, time.monotonic() - self.started)
 
 
+class ListeningSocket:
+    """A socket listening on `host`, port 0 (a free one) unless given, bound before the service
+    that will serve it starts: its URL is known, and connections queue, from the start. Hand it
+    to the service as `--fd <fd>` with `launch_service(..., pass_fds=[fd])`, then `close()` this
+    process's copy (the service has its own)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.socket = socket.create_server((host, port), backlog=2048)
+        self.url = f"http://{host}:{self.socket.getsockname()[1]}"
+
+    @property
+    def fd(self) -> int:
+        return self.socket.fileno()
+
+    def close(self) -> None:
+        self.socket.close()
+
+
 def launch_service(
     name: str,
     argv: Sequence[str],
@@ -126,9 +145,11 @@ def launch_service(
     ready_prefix: str,
     log_path: Path,
     env: Mapping[str, str] | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> Launch:
     """Start a service without waiting for it. Call from the main thread: the service dies with
-    the thread that started it (see `die_with_parent`)."""
+    the thread that started it (see `die_with_parent`). `pass_fds` stay open, with their numbers,
+    in the service (setpriv execs it and keeps them), e.g. a `ListeningSocket` for its `--fd`."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("ab")
     started = time.monotonic()
@@ -139,6 +160,7 @@ def launch_service(
         stdin=subprocess.DEVNULL,
         env={**os.environ, **(env or {})},
         start_new_session=True,
+        pass_fds=tuple(pass_fds),
     )
     _live.append(process)
     found: list[bytes] = []
@@ -161,8 +183,12 @@ def start_service(
     log_path: Path,
     env: Mapping[str, str] | None = None,
     timeout_s: float = 20.0,
+    pass_fds: Sequence[int] = (),
 ) -> Service:
-    return launch_service(name, argv, ready_prefix=ready_prefix, log_path=log_path, env=env).wait(timeout_s)
+    launch = launch_service(
+        name, argv, ready_prefix=ready_prefix, log_path=log_path, env=env, pass_fds=pass_fds
+    )
+    return launch.wait(timeout_s)
 
 
 @retry(
@@ -207,11 +233,13 @@ def python_module_argv(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
 
 
-def console_command(db: Path, admin_email: str, admin_password: str) -> tuple[list[str], dict[str, str]]:
-    """argv and environment of an embedded console on a free port (test seeding router on)."""
-    argv = python_module_argv(
-        "agent_builder", "console", "--host", "127.0.0.1", "--port", "0", "--db", str(db)
-    )
+def console_command(
+    db: Path, admin_email: str, admin_password: str, fd: int | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """argv and environment of an embedded console on a free port, or on the listening socket
+    `fd` (pass it with `pass_fds`), with the test seeding router on."""
+    where = ["--host", "127.0.0.1", "--port", "0"] if fd is None else ["--fd", str(fd)]
+    argv = python_module_argv("agent_builder", "console", *where, "--db", str(db))
     env = {
         "AGENT_BUILDER_ADMIN_EMAIL": admin_email,
         "AGENT_BUILDER_ADMIN_PASSWORD": admin_password,

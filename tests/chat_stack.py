@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from support.stack import Service
+from support.stack import ListeningSocket, Service
 from tests.console_api_setup import activate_model, signed_in
 from tests.fakes.upstream import MODEL
 from tests.product_services import agent_builder, reference_model, running, workspaces_folder
@@ -21,7 +21,8 @@ ADMIN = {"email": "chat-tests@example.com", "password": "chat-tests-password"}
 REFERENCE_MODEL = "gpt-4o-mini"
 SHELL_TIMEOUT_S = 1
 SHELLCTL_TOKEN = "chat-tests-shellctl-token"  # shared by shellctl, the runtime and the console
-_TOKEN_ENV = {"AGENT_BUILDER_SHELLCTL_TOKEN": SHELLCTL_TOKEN}
+RUNTIME_TOKEN = "chat-tests-runtime-token"  # shared by the runtime and the console
+_TOKEN_ENV = {"AGENT_BUILDER_SHELLCTL_TOKEN": SHELLCTL_TOKEN, "AGENT_BUILDER_RUNTIME_TOKEN": RUNTIME_TOKEN}
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,12 @@ def start_chat_stack(workdir: Path, upstream_base_url: str) -> Iterator[ChatStac
     """The stack, its logs in `workdir`, its scripted model served at `upstream_base_url`."""
     with ExitStack() as stack:
         reference = stack.enter_context(reference_model(workdir / "reference-model.log"))
+        # Bound first: the runtime is told the console's URL, then the console serves this socket.
+        listening = ListeningSocket()
+        stack.callback(listening.close)  # in case the console never starts on it
         shellctl = stack.enter_context(_shellctl(workdir))
-        runtime = stack.enter_context(_runtime(workdir))
-        console = stack.enter_context(_console(workdir, runtime, shellctl))
+        runtime = stack.enter_context(_runtime(workdir, shellctl, listening.url))
+        console = stack.enter_context(_console(workdir, runtime, shellctl, listening))
         api = stack.enter_context(signed_in(console.url, ADMIN["email"], ADMIN["password"]))
         shellctl_api = stack.enter_context(
             httpx.Client(base_url=shellctl.url, headers={"Authorization": f"Bearer {SHELLCTL_TOKEN}"})
@@ -63,21 +67,27 @@ def _shellctl(workdir: Path) -> Iterator[Service]:
             yield service
 
 
-def _runtime(workdir: Path) -> AbstractContextManager[Service]:
+def _runtime(workdir: Path, shellctl: Service, console_url: str) -> AbstractContextManager[Service]:
     argv = agent_builder("runtime", "--port", "0", "--shell-timeout", str(SHELL_TIMEOUT_S))
-    env = {"AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10", **_TOKEN_ENV}
+    env = {
+        "AGENT_BUILDER_RUNTIME_RETRY_DELAY_MS": "10",
+        "AGENT_BUILDER_RUNTIME_SHELLCTL_URL": shellctl.url,
+        "AGENT_BUILDER_RUNTIME_CONSOLE_URL": console_url,
+        **_TOKEN_ENV,
+    }
     return running(argv, "AGENT_BUILDER_READY", workdir / "runtime.log", env=env)
 
 
-def _console(workdir: Path, runtime: Service, shellctl: Service) -> AbstractContextManager[Service]:
+def _console(
+    workdir: Path, runtime: Service, shellctl: Service, listening: ListeningSocket
+) -> AbstractContextManager[Service]:
     env = {
         "AGENT_BUILDER_ADMIN_EMAIL": ADMIN["email"],
         "AGENT_BUILDER_ADMIN_PASSWORD": ADMIN["password"],
         "AGENT_BUILDER_RUNTIME_URL": runtime.url,
         "AGENT_BUILDER_SHELLCTL_URL": shellctl.url,
         "AGENT_BUILDER_PUBLIC_URL": "",
-        "AGENT_BUILDER_INTERNAL_URL": "",  # derived from the bound address
         **_TOKEN_ENV,
     }
-    argv = agent_builder("console", "--port", "0", "--db", str(workdir / "console.db"))
-    return running(argv, "AGENT_BUILDER_READY", workdir / "console.log", env=env)
+    argv = agent_builder("console", "--fd", str(listening.fd), "--db", str(workdir / "console.db"))
+    return running(argv, "AGENT_BUILDER_READY", workdir / "console.log", env=env, listening=listening)

@@ -9,15 +9,27 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from support.stack import Service, python_module_argv, start_service
+from support.stack import ListeningSocket, Service, python_module_argv, start_service
 
 
 @contextmanager
 def running(
-    argv: list[str], ready_prefix: str, log: Path, env: Mapping[str, str] | None = None
+    argv: list[str],
+    ready_prefix: str,
+    log: Path,
+    env: Mapping[str, str] | None = None,
+    listening: ListeningSocket | None = None,
 ) -> Iterator[Service]:
-    """The service `argv` starts, once it printed its ready line; its output goes to `log`."""
-    service = start_service(log.stem, argv, ready_prefix=ready_prefix, log_path=log, env=env)
+    """The service `argv` starts, once it printed its ready line; its output goes to `log`. With
+    `listening`, it is handed that socket (`argv` names it with `--fd`), whose copy here is closed."""
+    fds = [] if listening is None else [listening.fd]
+    try:
+        service = start_service(
+            log.stem, argv, ready_prefix=ready_prefix, log_path=log, env=env, pass_fds=fds
+        )
+    finally:
+        if listening is not None:
+            listening.close()
     try:
         yield service
     finally:

@@ -64,13 +64,16 @@ class ConsoleConfig(ServiceSettings):
     admin_password: str = setting(DEFAULT_ADMIN_PASSWORD, "a password")
     # Origin for web app / service API URLs; None means "the origin of the request".
     public_url: Annotated[str | None, BeforeValidator(_trimmed_origin)] = setting(None, "an origin")
-    # Chat: the agent runtime, the sandbox it should use, and the console's own address as the
-    # runtime reaches it (None: the address the console's server is bound to).
+    # Chat: the agent runtime and the token it requires (AGENT_BUILDER_RUNTIME_TOKEN, the same
+    # variable the runtime reads; a runtime URL without it refuses to start).
     runtime_url: HttpUrl | None = setting(None, "an http(s):// URL")
+    runtime_token: str | None = setting(
+        None, "the token the runtime was started with (16 characters or more)", min_length=16, repr=False
+    )
+    # The sandbox, and the token it requires: removing a deleted agent's workspaces needs both.
+    # (The runtime has its own setting for the shellctl it calls: AGENT_BUILDER_RUNTIME_SHELLCTL_URL.)
     shellctl_url: HttpUrl | None = setting(None, "an http(s):// URL")
-    # Shared with shellctl and the runtime: removing a deleted agent's workspaces needs it.
     shellctl_token: str | None = setting(None, "the token shellctl was started with", repr=False)
-    internal_url: HttpUrl | None = setting(None, "an http(s):// URL")
     enable_test_seed: Annotated[bool, BeforeValidator(_exactly_one)] = setting(False, "1 or unset")
     max_document_bytes: int = setting(1_048_576, "a positive integer", gt=0)
     max_agent_file_bytes: int = setting(2_097_152, "a positive integer", gt=0)

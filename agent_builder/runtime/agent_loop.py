@@ -18,7 +18,7 @@ from agent_builder.runtime.config import RuntimeConfig
 from agent_builder.runtime.events import Event
 from agent_builder.runtime.provider import Completion, ProviderError, ToolCallRequest, stream_chat
 from agent_builder.runtime.schemas import RunRequest
-from agent_builder.runtime.tools import Toolbox, ToolResult
+from agent_builder.runtime.tools import Toolbox, ToolResult, ToolServices
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,10 @@ class AgentRun:
         self._config = config
         self._http = http
         self._emit_to_client = emit
-        self._tools = Toolbox(request, http, config.shell_timeout_s, config.shellctl_token)
+        services = ToolServices(
+            config.shell_timeout_s, config.shellctl_url, config.shellctl_token, config.console_url
+        )
+        self._tools = Toolbox(request, http, services)
         self._message = ""  # all text streamed to the client so far: the partial message on cancel
         self._deltas = 0
         self._paragraph_break = False

@@ -1,4 +1,5 @@
-"""Runtime HTTP API: start a run (the response is its event stream), cancel it, health probes."""
+"""Runtime HTTP API: start a run (the response is its event stream), cancel it, health probes.
+Everything but the probes needs the runtime's token (AGENT_BUILDER_RUNTIME_TOKEN)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,20 @@ from contextlib import asynccontextmanager
 import httpx
 from fastapi import FastAPI
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
+from starlette.types import Lifespan
 
+from agent_builder.bearer_auth import BearerTokenMiddleware
 from agent_builder.runtime.agent_loop import AgentRun
-from agent_builder.runtime.config import RuntimeConfig
+from agent_builder.runtime.config import RuntimeConfig, check_token
 from agent_builder.runtime.events import Event
 from agent_builder.runtime.schemas import RunRequest
 from agent_builder.service_errors import ApiError, install_error_handlers
 
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# Readiness probes: open without the token.
+OPEN_PATHS = frozenset({"/healthz", "/openapi.json"})
+_UNAUTHORIZED = {401: {"description": "no valid runtime token (Authorization: Bearer)"}}
 
 
 class CancelAccepted(BaseModel):
@@ -27,6 +33,8 @@ class CancelAccepted(BaseModel):
 
 
 def create_app(config: RuntimeConfig) -> FastAPI:
+    """The app; raises ConfigError when it has no token and is not told to serve without one."""
+    check_token(config)
     # httpx logs every request URL at INFO; a provider URL may carry a credential (e.g. `?api-key=`).
     logging.getLogger("httpx").setLevel(logging.WARNING)
     active: dict[str, asyncio.Task[None]] = {}
@@ -39,20 +47,14 @@ def create_app(config: RuntimeConfig) -> FastAPI:
             for task in list(active.values()):
                 task.cancel()
 
-    app = FastAPI(
-        title="agent_builder runtime", version="1.0.0", lifespan=lifespan, docs_url=None, redoc_url=None
-    )
-    install_error_handlers(app)
-
-    @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    app = _guarded_app(config, lifespan)
 
     @app.post(
         "/runs",
         response_class=StreamingResponse,
         responses={
             200: {"description": "the run's events", "content": {"text/event-stream": {}}},
+            **_UNAUTHORIZED,
             409: {"description": "run_id already active"},
             422: {"description": "invalid request"},
         },
@@ -70,7 +72,9 @@ def create_app(config: RuntimeConfig) -> FastAPI:
         )
 
     @app.post(
-        "/runs/{run_id}/cancel", status_code=202, responses={404: {"description": "no such active run"}}
+        "/runs/{run_id}/cancel",
+        status_code=202,
+        responses={**_UNAUTHORIZED, 404: {"description": "no such active run"}},
     )
     async def cancel_run(run_id: str) -> CancelAccepted:
         task = active.get(run_id)
@@ -78,6 +82,24 @@ def create_app(config: RuntimeConfig) -> FastAPI:
             raise ApiError(404, "run_not_found", f"No active run with id {run_id!r}.")
         task.cancel()
         return CancelAccepted(run_id=run_id)
+
+    return app
+
+
+def _guarded_app(config: RuntimeConfig, lifespan: Lifespan[FastAPI]) -> FastAPI:
+    """The app with its error handlers, its token check and its open health probe."""
+    app = FastAPI(
+        title="agent_builder runtime", version="1.0.0", lifespan=lifespan, docs_url=None, redoc_url=None
+    )
+    install_error_handlers(app)
+    if config.token is not None:  # else check_token allowed it, loudly
+        app.add_middleware(
+            BearerTokenMiddleware, token=SecretStr(config.token), open_paths=OPEN_PATHS, service="runtime"
+        )
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
 
     return app
 

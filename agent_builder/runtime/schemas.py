@@ -1,5 +1,7 @@
 """The run request: a published agent snapshot, the conversation so far, the query, and the
-services its tools may call. Credentials are `SecretStr`, so a stray repr or log shows `**********`."""
+services its tools may call. Credentials are `SecretStr`, so a stray repr or log shows `**********`.
+Where shellctl and the console's knowledge retrieval are is the runtime's own setting, never the
+request's: a caller cannot send the runtime's shellctl token, or a run's knowledge token, elsewhere."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ ENV_NAME_PATTERN = r"^[A-Z_][A-Z0-9_]{0,63}$"
 MAX_ENV_VARS = 100
 ToolName = Literal["sandbox_shell", "json_replace", "knowledge_search", "web_search"]
 _URL = r"^https?://\S+$"
+# The console's route for a run's knowledge retrieval, under AGENT_BUILDER_RUNTIME_CONSOLE_URL.
+KNOWLEDGE_RETRIEVE_PATH = "/internal/knowledge/retrieve"
 
 
 class _Model(BaseModel):
@@ -70,8 +74,8 @@ class HistoryMessage(_Model):
 
 
 class KnowledgeService(_Model):
-    retrieve_url: str = Field(pattern=_URL)
-    token: SecretStr
+    # The run's retrieval token, sent to the configured console (AGENT_BUILDER_RUNTIME_CONSOLE_URL).
+    token: SecretStr = Field(min_length=1)
 
 
 class WebSearchService(_Model):
@@ -80,7 +84,6 @@ class WebSearchService(_Model):
 
 
 class Services(_Model):
-    shellctl_url: str | None = Field(default=None, pattern=_URL)
     # Whom shellctl files the conversation's workspace under (the console: the agent), so that
     # removing the owner removes its workspaces.
     shellctl_owner: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from agent_builder.redaction import scrub
 from agent_builder.runtime import json_replace
-from agent_builder.runtime.schemas import RunRequest, ToolName
+from agent_builder.runtime.schemas import KNOWLEDGE_RETRIEVE_PATH, RunRequest, ToolName
 
 logger = logging.getLogger(__name__)
 
@@ -90,20 +90,27 @@ class ToolResult:
     citations: tuple[Citation, ...] = ()
 
 
-class Toolbox:
-    """The tools one run may use: those enabled on the agent, wired to the run's services."""
+@dataclass(frozen=True)
+class ToolServices:
+    """Where the tools reach their services: the runtime's own settings, never the run request's,
+    so the shellctl token goes only to the configured shellctl and a knowledge token only to the
+    configured console."""
 
-    def __init__(
-        self,
-        request: RunRequest,
-        http: httpx.AsyncClient,
-        shell_timeout_s: float,
-        shellctl_token: str | None = None,
-    ) -> None:
+    shell_timeout_s: float
+    shellctl_url: str | None = None
+    shellctl_token: str | None = field(default=None, repr=False)
+    console_url: str | None = None  # knowledge retrieval: <console_url>/internal/knowledge/retrieve
+
+
+class Toolbox:
+    """The tools one run may use: those enabled on the agent, wired to the runtime's services."""
+
+    def __init__(self, request: RunRequest, http: httpx.AsyncClient, services: ToolServices) -> None:
         self._request = request
         self._http = http
-        self._shell_timeout_s = shell_timeout_s
-        self._shellctl_headers = {"Authorization": f"Bearer {shellctl_token}"} if shellctl_token else {}
+        self._services = services
+        token = services.shellctl_token
+        self._shellctl_headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.enabled: list[ToolName] = list(
             dict.fromkeys(tool.name for tool in request.agent.tools if tool.enabled)
         )
@@ -141,12 +148,12 @@ class Toolbox:
         return await self._web_search(_text_argument(arguments, "query"))
 
     async def _sandbox_shell(self, command: str) -> ToolResult:
-        shellctl_url = self._request.services.shellctl_url
+        shellctl_url = self._services.shellctl_url
         if not shellctl_url:
             raise _ToolFailure(
                 "sandbox_shell is unavailable: no sandbox (shellctl) is configured for this run."
             )
-        timeout = self._shell_timeout_s
+        timeout = self._services.shell_timeout_s
         owner = self._request.services.shellctl_owner
         reply = await self._post(
             "sandbox_shell",
@@ -168,14 +175,15 @@ class Toolbox:
 
     async def _knowledge_search(self, query: str) -> ToolResult:
         service = self._request.services.knowledge
-        if service is None:
+        console_url = self._services.console_url
+        if service is None or console_url is None:
             raise _ToolFailure(
                 "knowledge_search is unavailable: no knowledge retrieval is configured for this run."
             )
         knowledge = self._request.agent.knowledge
         reply = await self._post(
             "knowledge_search",
-            service.retrieve_url,
+            console_url + KNOWLEDGE_RETRIEVE_PATH,
             {
                 "query": query,
                 "dataset_ids": knowledge.dataset_ids,

@@ -9,11 +9,11 @@ from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, SecretStr, StringConstraints, field_validator
 
+from agent_builder.bearer_auth import BearerTokenMiddleware
 from agent_builder.service_errors import ApiError, install_error_handlers
 from agent_builder.shellctl import files
-from agent_builder.shellctl.auth import BearerTokenMiddleware
 from agent_builder.shellctl.config import ShellctlConfig
 from agent_builder.shellctl.execution import run_command
 from agent_builder.shellctl.sandbox import Sandbox
@@ -88,7 +88,9 @@ def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) 
     app = FastAPI(title="agent_builder shellctl", version="1.0.0", docs_url=None, redoc_url=None)
     install_error_handlers(app)
     if config.token:
-        app.add_middleware(BearerTokenMiddleware, token=config.token)
+        app.add_middleware(
+            BearerTokenMiddleware, token=SecretStr(config.token), open_paths={"/healthz"}, service="shellctl"
+        )
 
     @app.get("/healthz")
     async def healthz() -> Health:

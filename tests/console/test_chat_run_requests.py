@@ -27,12 +27,14 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from agent_builder.console.app import create_app
 from agent_builder.console.chat_runs import runs as chat_runs
 from agent_builder.console.config import ConsoleConfig
+from agent_builder.settings import ConfigError
 from support.replay.server import BackgroundServer
 from tests.console_api_setup import activate_model, indexed_document, publish_agent, signed_in, site_token
 from tests.fakes.upstream import FakeUpstream
 from tests.sse_events import Event, read_events
 
 SHELLCTL_URL = "http://127.0.0.1:5004"
+RUNTIME_TOKEN = "console-tests-runtime-token"
 COMPLETED = (
     "run.completed",
     {"message": "Done.", "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
@@ -48,6 +50,7 @@ class FakeRuntime:
     after: list[tuple[str, dict[str, Any]]] = field(default_factory=lambda: [COMPLETED])
     refuse_with: int | None = None
     runs: list[dict[str, Any]] = field(default_factory=list)
+    authorizations: list[tuple[str, str | None]] = field(default_factory=list)  # (path, header)
     started: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
 
@@ -56,6 +59,7 @@ class FakeRuntime:
 
         @app.post("/runs")
         async def start_run(request: Request) -> Response:
+            self.authorizations.append((request.url.path, request.headers.get("authorization")))
             self.runs.append(json.loads(await request.body()))
             self.started.set()
             if self.refuse_with:
@@ -63,6 +67,12 @@ class FakeRuntime:
                     {"code": "invalid_request", "message": "no"}, status_code=self.refuse_with
                 )
             return StreamingResponse(self._events(self.runs[-1]["run_id"]), media_type="text/event-stream")
+
+        @app.post("/runs/{run_id}/cancel")
+        async def cancel_run(request: Request, run_id: str) -> Response:
+            # Never confirms (as if the run were ending anyway): the console cuts the stream itself.
+            self.authorizations.append((request.url.path, request.headers.get("authorization")))
+            return JSONResponse({"code": "run_not_found", "message": "no"}, status_code=404)
 
         return app
 
@@ -99,7 +109,10 @@ def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
         def make(runtime_url: str) -> Console:
             app = create_app(
                 ConsoleConfig(
-                    db_path=tmp_path / "console.db", runtime_url=runtime_url, shellctl_url=SHELLCTL_URL
+                    db_path=tmp_path / "console.db",
+                    runtime_url=runtime_url,
+                    runtime_token=RUNTIME_TOKEN,
+                    shellctl_url=SHELLCTL_URL,
                 )
             )
             url = stack.enter_context(BackgroundServer(app)).url
@@ -157,11 +170,11 @@ def published_with_a_newer_draft(console: Console, model: dict[str, str], knowle
     return agent
 
 
-def retrieve(knowledge: dict[str, str], dataset_ids: list[str], token: str | None) -> httpx.Response:
+def retrieve(console: Console, dataset_ids: list[str], token: str | None) -> httpx.Response:
     """The console's knowledge retrieval as the runtime calls it, with a run's token."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     body = {"query": "token", "dataset_ids": dataset_ids, "top_k": 2, "score_threshold": None}
-    return httpx.post(knowledge["retrieve_url"], json=body, headers=headers)
+    return httpx.post(f"{console.url}/internal/knowledge/retrieve", json=body, headers=headers)
 
 
 def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
@@ -190,20 +203,22 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         }
         assert (run["query"], run["history"]) == ("What is the token?", [])
         services = run["services"]
-        assert services["shellctl_url"] == SHELLCTL_URL
+        # Where shellctl and the console are is the runtime's own setting: the run names neither.
+        assert set(services) == {"shellctl_owner", "web_search", "knowledge"}
         assert services["shellctl_owner"] == agent["id"]  # so deleting the agent removes its workspaces
         assert services["web_search"] == {"base_url": "http://search.test/v1", "api_key": "ws-secret-1"}
-        assert services["knowledge"]["retrieve_url"] == f"{console.url}/internal/knowledge/retrieve"
+        assert set(services["knowledge"]) == {"token"}
+        assert fake.authorizations == [("/runs", f"Bearer {RUNTIME_TOKEN}")]
 
         token = services["knowledge"]["token"]
-        found = retrieve(services["knowledge"], [attached], token)
+        found = retrieve(console, [attached], token)
         assert found.status_code == 200, found.text
         assert [record["content"] for record in found.json()["records"]] == [
             "The attached token is TOKEN-A1."
         ]
-        assert retrieve(services["knowledge"], [attached, other], token).json()["code"] == "forbidden"
-        assert retrieve(services["knowledge"], [attached], None).json()["code"] == "invalid_token"
-        assert retrieve(services["knowledge"], [attached], "guessed").json()["code"] == "invalid_token"
+        assert retrieve(console, [attached, other], token).json()["code"] == "forbidden"
+        assert retrieve(console, [attached], None).json()["code"] == "invalid_token"
+        assert retrieve(console, [attached], "guessed").json()["code"] == "invalid_token"
         fake.release.set()
         events = reply.result(timeout=10)
 
@@ -215,7 +230,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         "Done.",
         "completed",
     )
-    expired = retrieve(services["knowledge"], [attached], token)
+    expired = retrieve(console, [attached], token)
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
 
 
@@ -319,7 +334,7 @@ def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(chat_runs, "_STOP_GRACE_S", 0.2)
-    fake, runtime_url = runtime  # the fake has no cancel route: the runtime never confirms
+    fake, runtime_url = runtime  # the fake's cancel never confirms
     fake.before = [("message.delta", {"text": "Partial"})]
     console = make_console(runtime_url)
     agent = publish_agent(console.api, model_of(console, fake_provider))
@@ -330,18 +345,41 @@ def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
         stopped = console.public.post(f"{api}/messages/{start.data['message_id']}/stop").json()
         assert [event.name for event in events] == ["message_end"]
     assert (stopped["status"], stopped["content"]) == ("cancelled", "Partial")
+    message_id = start.data["message_id"]
+    assert fake.authorizations[-1] == (f"/runs/{message_id}/cancel", f"Bearer {RUNTIME_TOKEN}")
 
 
 def test_chat_service_urls_are_validated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_BUILDER_RUNTIME_URL", "http://runtime:5050/")
-    monkeypatch.setenv("AGENT_BUILDER_INTERNAL_URL", "http://console:5001")
+    monkeypatch.setenv("AGENT_BUILDER_RUNTIME_TOKEN", RUNTIME_TOKEN)
     monkeypatch.delenv("AGENT_BUILDER_SHELLCTL_URL", raising=False)
     config = ConsoleConfig.load(db_path=tmp_path / "c.db")
-    assert (config.runtime_url, config.shellctl_url, config.internal_url) == (
+    assert (config.runtime_url, config.runtime_token, config.shellctl_url) == (
         "http://runtime:5050",
+        RUNTIME_TOKEN,
         None,
-        "http://console:5001",
     )
+    assert RUNTIME_TOKEN not in repr(config)
     monkeypatch.setenv("AGENT_BUILDER_SHELLCTL_URL", "localhost:5004")
     with pytest.raises(ValueError, match="AGENT_BUILDER_SHELLCTL_URL must be an http"):
         ConsoleConfig.load(db_path=tmp_path / "c.db")
+
+
+def test_a_runtime_url_without_the_runtime_token_is_refused_at_start(tmp_path: Path) -> None:
+    config = ConsoleConfig(db_path=tmp_path / "c.db", runtime_url="http://127.0.0.1:5050")
+    with pytest.raises(
+        ConfigError, match="AGENT_BUILDER_RUNTIME_URL is set but AGENT_BUILDER_RUNTIME_TOKEN is not"
+    ):
+        create_app(config)
+
+
+def test_a_short_runtime_token_is_refused_without_being_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_RUNTIME_TOKEN", "short-secret")
+    with pytest.raises(ConfigError) as error:
+        ConsoleConfig.load(db_path=tmp_path / "c.db")
+    assert str(error.value).startswith(
+        "AGENT_BUILDER_RUNTIME_TOKEN must be the token the runtime was started with"
+    )
+    assert "short-secret" not in str(error.value)

@@ -32,16 +32,24 @@ AGENT_BUILDER = str(Path(sys.executable).with_name("agent-builder"))
 
 class Console:
     def __init__(
-        self, db: Path, *, module: bool = False, env: dict[str, str] | None = None, port: int = 0
+        self,
+        db: Path,
+        *,
+        module: bool = False,
+        env: dict[str, str] | None = None,
+        port: int = 0,
+        fd: int | None = None,
     ) -> None:
         command = [sys.executable, "-m", "agent_builder"] if module else [AGENT_BUILDER]
+        where = ["--host", "127.0.0.1", "--port", str(port)] if fd is None else ["--fd", str(fd)]
         clean_env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_BUILDER_")}
         self.process = subprocess.Popen(
-            [*command, "console", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+            [*command, "console", *where, "--db", str(db)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env={**clean_env, **(env or {})},
+            pass_fds=() if fd is None else (fd,),
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -140,6 +148,42 @@ def test_busy_port_and_bad_settings_fail_with_a_message(consoles: list[Console],
     consoles.append(console)
     assert console.process.wait(timeout=15) == 2
     assert "AGENT_BUILDER_MAX_DOCUMENT_BYTES" in console.stderr()
+
+
+def test_the_console_serves_a_listening_socket_it_inherits(consoles: list[Console], tmp_path: Path) -> None:
+    # A supervisor binds first, so others learn the console's URL before it starts (docs/console.md).
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}"
+        waiting = socket.create_connection(listening.getsockname())  # queued before the console starts
+        console, http = _start(consoles, tmp_path / "console.db", fd=listening.fileno())
+    with waiting:
+        waiting.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert waiting.recv(100).startswith(b"HTTP/1.1 200")
+    assert str(http.base_url).rstrip("/") == url  # the ready line names the inherited socket
+    assert http.get("/healthz").json() == {"status": "ok"}
+    assert console.stop(signal.SIGTERM) == 0
+
+
+def test_an_fd_that_is_not_a_listening_socket_fails_with_a_message(
+    consoles: list[Console], tmp_path: Path
+) -> None:
+    with socket.socket() as unbound, (tmp_path / "file").open("w") as file:
+        for fd in (unbound.fileno(), file.fileno()):
+            console = Console(tmp_path / "console.db", fd=fd)
+            consoles.append(console)
+            assert console.process.wait(timeout=15) == 1
+            assert f"cannot listen on file descriptor {fd}" in console.stderr()
+
+
+def test_a_runtime_url_without_the_runtime_token_stops_the_console(
+    consoles: list[Console], tmp_path: Path
+) -> None:
+    console = Console(tmp_path / "console.db", env={"AGENT_BUILDER_RUNTIME_URL": "http://127.0.0.1:5050"})
+    consoles.append(console)
+    assert console.process.wait(timeout=15) == 2
+    stderr = console.stderr()
+    assert "AGENT_BUILDER_RUNTIME_URL is set but AGENT_BUILDER_RUNTIME_TOKEN is not" in stderr
+    assert "Fix: set AGENT_BUILDER_RUNTIME_TOKEN" in stderr
 
 
 def test_everything_survives_a_restart(

@@ -22,7 +22,7 @@ UNREACHABLE_RUNTIME = "http://127.0.0.1:9"
 
 @pytest.fixture
 def console(make_client: Callable[..., TestClient], published_agent: dict[str, Any]) -> TestClient:
-    client = make_client(runtime_url=UNREACHABLE_RUNTIME)
+    client = make_client(runtime_url=UNREACHABLE_RUNTIME, runtime_token="console-tests-runtime-token")
     sign_in(client)
     return client
 

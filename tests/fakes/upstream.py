@@ -1,6 +1,6 @@
 """The tests' one scripted OpenAI-compatible provider, plus the two other upstreams the product
 calls out to: web search (`/search/...`, for the replay server and the runtime's web_search tool)
-and the console's knowledge retrieval (`/knowledge/retrieve`, for the runtime).
+and the console's knowledge retrieval (`/internal/knowledge/retrieve`, for the runtime).
 
 A test scripts the next answers with `reply(...)`. A call nothing was scripted for gets the echo
 model's answer (`echo_answer`), so a test that only looks at what was sent scripts nothing. Every
@@ -122,7 +122,7 @@ class FakeUpstream:
                 return _raw(self.search_answer)
             query = (seen.body or {}).get("query") or request.query_params.get("q", "")
             return JSONResponse(_search_results(query))
-        if seen.path == "/knowledge/retrieve":
+        if seen.path == "/internal/knowledge/retrieve":
             return JSONResponse(_passages(seen.body["query"]))
         return _error(Status(404, f"no route {seen.path}"))
 

@@ -10,6 +10,7 @@ import httpx
 
 from support.stack import Service
 from tests.fakes.upstream import CallTool, FakeUpstream, Stall, Status, Text
+from tests.runtime.conftest import AUTHORIZED
 from tests.runtime.run_requests import MODEL_KEY, names, run_body, run_events
 from tests.sse_events import read_events
 
@@ -82,7 +83,7 @@ def test_cancel_ends_a_stalled_run_promptly(
         events = read_events(response)
         assert [next(events).name for _ in range(3)] == ["run.started", "message.delta", "message.delta"]
         started = time.monotonic()
-        cancel = httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
+        cancel = httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel", headers=AUTHORIZED)
         assert cancel.status_code == 202
         assert cancel.json() == {"run_id": body["run_id"], "status": "cancelling"}
         rest = list(events)
@@ -90,21 +91,28 @@ def test_cancel_ends_a_stalled_run_promptly(
     assert [event.name for event in rest] == ["run.cancelled"]
     assert rest[0].data == {"partial_message": "partial words "}
     assert fake_upstream.disconnected.wait(5), "the provider stream was not abandoned"
-    assert httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").json()["code"] == "run_not_found"
+    assert (
+        httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel", headers=AUTHORIZED).json()["code"]
+        == "run_not_found"
+    )
 
 
 def test_client_disconnect_cancels_the_run(runtime: Service, fake_upstream: FakeUpstream) -> None:
     fake_upstream.reply(Stall())
     body = run_body(fake_upstream.base_url, "hi")
     with (
-        httpx.Client(base_url=runtime.url, timeout=30) as own,
+        httpx.Client(base_url=runtime.url, headers=AUTHORIZED, timeout=30) as own,
         own.stream("POST", "/runs", json=body) as response,
     ):
         events = read_events(response)
         assert next(events).name == "run.started"
         _wait_until(lambda: bool(fake_upstream.calls("/v1/chat")))  # the stall is parked upstream
     assert fake_upstream.disconnected.wait(5), "the provider stream was not abandoned"
-    _wait_until(lambda: httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel").status_code == 404)
+    _wait_until(
+        lambda: (
+            httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel", headers=AUTHORIZED).status_code == 404
+        )
+    )
 
 
 def test_duplicate_active_run_id_is_409(
@@ -115,6 +123,6 @@ def test_duplicate_active_run_id_is_409(
     with client.stream("POST", "/runs", json=body) as response:
         events = read_events(response)  # kept: dropping the iterator closes the connection
         assert next(events).name == "run.started"
-        duplicate = httpx.post(f"{runtime.url}/runs", json=body)
+        duplicate = httpx.post(f"{runtime.url}/runs", json=body, headers=AUTHORIZED)
         assert duplicate.status_code == 409 and duplicate.json()["code"] == "run_exists"
-        httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel")
+        httpx.post(f"{runtime.url}/runs/{body['run_id']}/cancel", headers=AUTHORIZED)

@@ -71,12 +71,11 @@ def test_disabled_tools_are_not_offered(client: httpx.Client, fake_upstream: Fak
     assert "tools" not in fake_upstream.calls("/v1/chat")[0].body
 
 
-def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str, shellctl_url: str) -> None:
+def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str) -> None:
     body = run_body(
         reference_model_url,
         "Please run the command `echo sandbox-$((6*7))`.",
         tools=("sandbox_shell",),
-        services={"shellctl_url": shellctl_url},
     )
     events = run_events(client, body)
     assert names(events) == [
@@ -105,7 +104,7 @@ def test_sandbox_shell_sends_the_token_and_the_workspace_owner(
         reference_model_url,
         "Please run the command `echo kept > proof.txt`.",
         tools=("sandbox_shell",),
-        services={"shellctl_url": shellctl_url, "shellctl_owner": "agent-7"},
+        services={"shellctl_owner": "agent-7"},
     )
     result = next(event.data for event in run_events(client, body) if event.name == "tool.result")
     assert result["is_error"] is False, result  # shellctl answers 401 to a runtime without the token
@@ -117,27 +116,23 @@ def test_sandbox_shell_sends_the_token_and_the_workspace_owner(
 
 
 def test_the_agents_plain_variables_reach_the_sandbox_command(
-    client: httpx.Client, reference_model_url: str, shellctl_url: str
+    client: httpx.Client, reference_model_url: str
 ) -> None:
     body = run_body(
         reference_model_url,
         "run the command `echo $REGION-$HOME_REGION`",
         tools=("sandbox_shell",),
-        services={"shellctl_url": shellctl_url},
     )
     body["agent"]["env"] = {"REGION": "eu", "HOME_REGION": "west"}
     result = next(event.data for event in run_events(client, body) if event.name == "tool.result")
     assert result["output"] == "eu-west\n"
 
 
-def test_sandbox_timeout_is_a_tool_error(
-    client: httpx.Client, reference_model_url: str, shellctl_url: str
-) -> None:
+def test_sandbox_timeout_is_a_tool_error(client: httpx.Client, reference_model_url: str) -> None:
     body = run_body(
         reference_model_url,
         "run the command `sleep 20`",
         tools=("sandbox_shell",),
-        services={"shellctl_url": shellctl_url},
     )
     started = time.monotonic()
     events = run_events(client, body)
@@ -149,18 +144,6 @@ def test_sandbox_timeout_is_a_tool_error(
         events[-1].data["message"]
         == f"Tool sandbox_shell returned: Command timed out after {SHELL_TIMEOUT_S}s"
     )
-
-
-def test_sandbox_without_shellctl_is_a_clear_tool_error(
-    client: httpx.Client, reference_model_url: str
-) -> None:
-    events = run_events(
-        client, run_body(reference_model_url, "run the command `ls`", tools=("sandbox_shell",))
-    )
-    result = next(event.data for event in events if event.name == "tool.result")
-    assert result["is_error"] is True
-    assert "no sandbox (shellctl) is configured" in result["output"]
-    assert names(events)[-1] == "run.completed"
 
 
 def test_json_replace(client: httpx.Client, reference_model_url: str) -> None:
@@ -179,13 +162,12 @@ def test_knowledge_search_calls_the_retrieve_endpoint(
         reference_model_url,
         "search the knowledge base for the launch code",
         tools=("knowledge_search",),
-        services={
-            "knowledge": {"retrieve_url": f"{fake_upstream.url}/knowledge/retrieve", "token": KNOWLEDGE_TOKEN}
-        },
+        services={"knowledge": {"token": KNOWLEDGE_TOKEN}},
         knowledge={"dataset_ids": ["ds-1"], "top_k": 2, "score_threshold": 0.1},
     )
     events = run_events(client, body)
-    (retrieve,) = fake_upstream.calls("/knowledge/retrieve")
+    # At AGENT_BUILDER_RUNTIME_CONSOLE_URL (the fake's root), the console's retrieval route.
+    (retrieve,) = fake_upstream.calls("/internal/knowledge/retrieve")
     assert retrieve.headers["authorization"] == f"Bearer {KNOWLEDGE_TOKEN}"
     assert retrieve.body == {
         "query": "the launch code",
@@ -258,10 +240,7 @@ def test_secrets_never_reach_the_log(
         tools=("web_search", "knowledge_search"),
         services={
             "web_search": {"base_url": reference_model_url, "api_key": SEARCH_KEY},
-            "knowledge": {
-                "retrieve_url": f"{fake_upstream.url}/knowledge/retrieve",
-                "token": KNOWLEDGE_TOKEN,
-            },
+            "knowledge": {"token": KNOWLEDGE_TOKEN},
         },
     )
     assert run_events(client, body)[-1].name == "run.completed"

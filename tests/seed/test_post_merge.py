@@ -173,7 +173,8 @@ def test_a_service_that_cannot_start_is_reported_with_its_log(tmp_path: Path) ->
         result = run_orchestrator(env)
     output = result.stdout + result.stderr
     assert result.returncode == EXIT_SERVICE_FAILED, output
-    assert "shellctl did not print its ready line" in output and "shellctl.log" in output
+    # The orchestrator binds shellctl's socket itself (the runtime is told its URL before it starts).
+    assert f"shellctl cannot listen on 127.0.0.1:{env['E2E_SHELLCTL_PORT']}" in output
     assert process_groups_alive(started_pids(output)) == []
 
 
@@ -181,17 +182,25 @@ def test_a_service_that_cannot_start_is_reported_with_its_log(tmp_path: Path) ->
 class _Recorded:
     name: str
     env: dict[str, str]
+    argv: list[str]
+    pass_fds: list[int]
 
 
-def test_every_stack_gets_a_fresh_shellctl_token_for_shellctl_the_runtime_and_the_console(
+def test_every_stack_gets_fresh_shellctl_and_runtime_tokens_and_the_runtime_its_service_urls(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     launched: list[_Recorded] = []
 
     def record(
-        name: str, argv: list[str], *, ready_prefix: str, log_path: Path, env: dict[str, str]
+        name: str,
+        argv: list[str],
+        *,
+        ready_prefix: str,
+        log_path: Path,
+        env: dict[str, str],
+        pass_fds: tuple[int, ...] = (),
     ) -> _Recorded:
-        launched.append(_Recorded(name, dict(env or {})))
+        launched.append(_Recorded(name, dict(env or {}), list(argv), list(pass_fds)))
         return launched[-1]
 
     monkeypatch.setattr(post_merge, "launch_service", record)
@@ -201,18 +210,32 @@ def test_every_stack_gets_a_fresh_shellctl_token_for_shellctl_the_runtime_and_th
     tokens = []
     for worker_id in ("w1", "w2"):
         worker = post_merge.WorkerStack(worker_id, tmp_path / worker_id)
+        console = worker.console_socket = post_merge.listen("console")
+        console_fd = console.fd  # the socket is closed here once handed over
         post_merge._backend_launches(settings, worker)
         worker.urls = {"shellctl": "http://shellctl.test", "runtime": "http://runtime.test"}
         post_merge._console_launch(settings, worker)
-        envs = {recorded.name: recorded.env for recorded in launched[-4:]}
+        runs = {recorded.name: recorded for recorded in launched[-4:]}
+        envs = {name: recorded.env for name, recorded in runs.items()}
         token = envs["shellctl"]["AGENT_BUILDER_SHELLCTL_TOKEN"]
         assert len(token) >= 32
         assert envs["runtime"]["AGENT_BUILDER_SHELLCTL_TOKEN"] == token
         assert envs["console"]["AGENT_BUILDER_SHELLCTL_TOKEN"] == token
         assert "AGENT_BUILDER_SHELLCTL_TOKEN" not in envs["replay"]
-        assert token not in repr(worker)
-        tokens.append(token)
-    assert tokens[0] != tokens[1]
+        runtime_token = envs["runtime"]["AGENT_BUILDER_RUNTIME_TOKEN"]
+        assert len(runtime_token) >= 32 and runtime_token != token
+        assert envs["console"]["AGENT_BUILDER_RUNTIME_TOKEN"] == runtime_token
+        assert "AGENT_BUILDER_RUNTIME_TOKEN" not in envs["shellctl"]
+        assert token not in repr(worker) and runtime_token not in repr(worker)
+        # The runtime is told where shellctl and the console will be: the sockets they are handed.
+        assert envs["runtime"]["AGENT_BUILDER_RUNTIME_CONSOLE_URL"] == console.url
+        shellctl_fd = runs["shellctl"].pass_fds[0]
+        assert runs["shellctl"].argv[runs["shellctl"].argv.index("--fd") + 1] == str(shellctl_fd)
+        assert runs["console"].pass_fds == [console_fd] and "--fd" in runs["console"].argv
+        assert envs["runtime"]["AGENT_BUILDER_RUNTIME_SHELLCTL_URL"].startswith("http://127.0.0.1:")
+        assert worker.console_socket is None  # handed over: the console serves it
+        tokens.append((token, runtime_token))
+    assert tokens[0][0] != tokens[1][0] and tokens[0][1] != tokens[1][1]
 
 
 def test_ci_workflows_only_call_make_targets() -> None:

@@ -76,14 +76,12 @@ class ChatRun:
         conversation_id: str,
         agent_id: str,
         source: Source,
-        cancel_url: str,
         response: httpx.Response,
     ) -> None:
         self.message_id = message_id
         self.conversation_id = conversation_id
         self.agent_id = agent_id
         self.source = source
-        self.cancel_url = cancel_url
         self.text = ""
         self.retries = 0
         self._tool_calls: dict[str, ToolCallRecord] = {}  # by call id, in call order

@@ -14,10 +14,11 @@ from starlette.concurrency import run_in_threadpool
 from agent_builder.console.chat_runs.relay import ChatRun, Outcome, RunEnd, failure
 from agent_builder.console.chat_runs.runtime_client import (
     RUNTIME_TIMEOUT,
-    RunServices,
     RunSetup,
+    Runtime,
     open_run,
     request_cancel,
+    require_runtime_token,
     run_request,
     runtime_unavailable,
 )
@@ -46,8 +47,14 @@ class ChatRuns:
     from its agent's datasets while its run is going."""
 
     def __init__(self, db: Database, config: ConsoleConfig) -> None:
+        """Raises ConfigError for a runtime URL without the runtime's token."""
+        require_runtime_token(config)
         self._db = db
-        self._config = config
+        self._runtime = (
+            Runtime(config.runtime_url, config.runtime_token)
+            if config.runtime_url is not None and config.runtime_token is not None
+            else None
+        )
         self._active: dict[str, ChatRun] = {}
         self._grants: dict[str, frozenset[str]] = {}  # knowledge token -> dataset ids
         self._drivers: set[asyncio.Task[None]] = set()
@@ -66,26 +73,24 @@ class ChatRuns:
         query: str,
         conversation_id: str | None,
         owner: Owner,
-        console_url: str,
     ) -> ChatRun:
         """Start a reply: store the question once the runtime accepted the run. Raises ApiError
         503 (no runtime, or it cannot be reached or refuses), 404 (conversation: unknown, or not
         `owner`'s), 409 (model)."""
-        runtime_url = self._config.runtime_url
-        if runtime_url is None:
+        runtime = self._runtime
+        if runtime is None:
             raise runtime_unavailable("no agent runtime is connected to this console")
         setup = await run_in_threadpool(self._setup, agent, source, conversation_id, owner)
         message_id = new_id()
         question = _question(query, conversation_id or new_id(), agent.version)
         token = secrets.token_urlsafe(32) if _enabled(agent.config, "knowledge_search") else None
-        services = RunServices(self._config.shellctl_url, console_url, token)
-        request = run_request(agent, message_id, question, setup, services)
+        request = run_request(agent, message_id, question, setup, token)
         client = httpx.AsyncClient(timeout=RUNTIME_TIMEOUT)
         if token:
             self._grants[token] = frozenset(agent.config.knowledge.dataset_ids)
         response: httpx.Response | None = None
         try:
-            response = await open_run(client, f"{runtime_url}/runs", request)
+            response = await open_run(client, runtime, request)
             await run_in_threadpool(
                 conversations.start_turn, self._db, question, agent.id, source, owner, conversation_id is None
             )
@@ -96,8 +101,7 @@ class ChatRuns:
             if token:
                 del self._grants[token]
             raise
-        cancel_url = f"{runtime_url}/runs/{message_id}/cancel"
-        run = ChatRun(message_id, question.conversation_id, agent.id, source, cancel_url, response)
+        run = ChatRun(message_id, question.conversation_id, agent.id, source, response)
         self._active[message_id] = run
         driver = asyncio.create_task(self._drive(run, client, token, agent.version))
         self._drivers.add(driver)
@@ -159,7 +163,8 @@ class ChatRuns:
         """Cancel through the runtime's cancel API, so the run ends with exactly the text it
         streamed; if the runtime cannot be asked or does not end it in time, cut the stream."""
         try:
-            await request_cancel(run.cancel_url)
+            if self._runtime is not None:  # always: the run was started through it
+                await request_cancel(self._runtime, run.message_id)
         except httpx.HTTPError:
             run.cancel()
         try:

@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 from pydantic import SecretStr
 
+from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.chat import ChatMessage
 from agent_builder.console.services import env_vars, providers, tools
 from agent_builder.console.services.agents import ChatAgent
 from agent_builder.runtime import schemas as runtime
+from agent_builder.settings import ConfigError
 
 logger = logging.getLogger(__name__)
 
-KNOWLEDGE_RETRIEVE_PATH = "/internal/knowledge/retrieve"
+KNOWLEDGE_RETRIEVE_PATH = runtime.KNOWLEDGE_RETRIEVE_PATH
+RUNTIME_TOKEN_VARIABLE = "AGENT_BUILDER_RUNTIME_TOKEN"
 # The runtime itself bounds every wait (model chunks 60 s, sandbox commands 120 s); this only
 # ends a stream whose runtime went silent for longer than any of those.
 RUNTIME_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=10.0, pool=5.0)
@@ -29,6 +32,28 @@ _CANCEL_TIMEOUT_S = 5.0
 
 def runtime_unavailable(reason: str) -> ApiError:
     return ApiError(503, "runtime_unavailable", f"Chat is unavailable: {reason}.")
+
+
+def require_runtime_token(config: ConsoleConfig) -> None:
+    """A console wired to a runtime must hold the runtime's token (ConfigError otherwise)."""
+    if config.runtime_url is not None and config.runtime_token is None:
+        raise ConfigError(
+            f"AGENT_BUILDER_RUNTIME_URL is set but {RUNTIME_TOKEN_VARIABLE} is not: the runtime "
+            f"refuses runs without its token. Fix: set {RUNTIME_TOKEN_VARIABLE} to the value the "
+            "runtime was started with, or unset AGENT_BUILDER_RUNTIME_URL (chat is then unavailable)."
+        )
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The agent runtime: where it is and the token it requires on every call."""
+
+    url: str
+    token: str = field(repr=False)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
 
 
 @dataclass(frozen=True)
@@ -41,27 +66,13 @@ class RunSetup:
     variables: env_vars.RunVariables
 
 
-@dataclass(frozen=True)
-class RunServices:
-    """Where the run's tools reach their services."""
-
-    shellctl_url: str | None
-    console_url: str  # for knowledge retrieval
-    knowledge_token: str | None
-
-
 def run_request(
-    agent: ChatAgent, message_id: str, question: ChatMessage, setup: RunSetup, services: RunServices
+    agent: ChatAgent, message_id: str, question: ChatMessage, setup: RunSetup, knowledge_token: str | None
 ) -> runtime.RunRequest:
+    """The run for the runtime. Where shellctl and this console are is the runtime's own setting:
+    the request names neither."""
     config = agent.config
-    knowledge = (
-        runtime.KnowledgeService(
-            retrieve_url=services.console_url + KNOWLEDGE_RETRIEVE_PATH,
-            token=SecretStr(services.knowledge_token),
-        )
-        if services.knowledge_token
-        else None
-    )
+    knowledge = runtime.KnowledgeService(token=SecretStr(knowledge_token)) if knowledge_token else None
     web_search = (
         runtime.WebSearchService(
             base_url=setup.web_search.base_url, api_key=SecretStr(setup.web_search.secret)
@@ -88,7 +99,6 @@ def run_request(
         history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],
         query=question.content,
         services=runtime.Services(
-            shellctl_url=services.shellctl_url,
             shellctl_owner=agent.id,  # deleting the agent removes its workspaces
             knowledge=knowledge,
             web_search=web_search,
@@ -96,14 +106,15 @@ def run_request(
     )
 
 
-async def open_run(client: httpx.AsyncClient, url: str, request: runtime.RunRequest) -> httpx.Response:
+async def open_run(client: httpx.AsyncClient, target: Runtime, request: runtime.RunRequest) -> httpx.Response:
     """POST the run; a 200 is its event stream. Anything else means there will be no reply."""
     # JSON mode would write SecretStr values as "**********": this is the one place they travel.
     body = json.dumps(request.model_dump(), default=_reveal).encode()
-    headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+    headers = {"Content-Type": "application/json", "Accept": "text/event-stream", **target.headers}
     try:
         response = await client.send(
-            client.build_request("POST", url, content=body, headers=headers), stream=True
+            client.build_request("POST", f"{target.url}/runs", content=body, headers=headers),
+            stream=True,
         )
         if response.status_code == 200:
             return response
@@ -117,11 +128,11 @@ async def open_run(client: httpx.AsyncClient, url: str, request: runtime.RunRequ
     raise runtime_unavailable(f"the agent runtime refused the run (HTTP {response.status_code} {code})")
 
 
-async def request_cancel(cancel_url: str) -> None:
+async def request_cancel(target: Runtime, run_id: str) -> None:
     """Ask the runtime to cancel a run (a 404 means it is ending anyway). Raises httpx.HTTPError
     when the runtime cannot be asked."""
     async with httpx.AsyncClient(timeout=_CANCEL_TIMEOUT_S) as client:
-        await client.post(cancel_url)
+        await client.post(f"{target.url}/runs/{run_id}/cancel", headers=target.headers)
 
 
 def _error_code(response: httpx.Response) -> str:

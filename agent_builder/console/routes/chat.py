@@ -17,7 +17,6 @@ from agent_builder.console.chat_runs.relay import ChatRun, RunEnd, RunUpdate
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.public import load_web_app_agent
 from agent_builder.console.routes.chat_streams import (
-    ConsoleUrlDep,
     RunsDep,
     chat_events,
     event_stream,
@@ -80,7 +79,6 @@ async def send_web_app_message(
     body: WebAppMessageRequest,
     agent: WebAppAgent,
     runs: RunsDep,
-    console_url: ConsoleUrlDep,
     request: Request,
     guest: VisitorDep,
 ) -> StreamingResponse:
@@ -93,7 +91,7 @@ async def send_web_app_message(
     `model_unavailable`, 503 `runtime_unavailable`. A conversation belongs to the visitor cookie
     that started it; a first message without one sets it."""
     owner = Owner(guest.owner)
-    run = await runs.start(agent, "web_app", body.query, body.conversation_id, owner, console_url)
+    run = await runs.start(agent, "web_app", body.query, body.conversation_id, owner)
     response = event_stream(chat_events(run))
     guest.remember(request, response)
     return response
@@ -180,7 +178,7 @@ def get_app_parameters(agent: ServiceAgent) -> AppParameters:
     },
 )
 async def send_chat_message(
-    body: ChatMessageRequest, caller: Caller, runs: RunsDep, console_url: ConsoleUrlDep
+    body: ChatMessageRequest, caller: Caller, runs: RunsDep
 ) -> ChatMessageResponse | StreamingResponse:
     """Ask the agent, in a new conversation or (with `conversation_id`) a stored one.
 
@@ -197,7 +195,7 @@ async def send_chat_message(
     503 `runtime_unavailable`. A conversation belongs to the API key and `user` that started it:
     continuing it with another key or user is a 404."""
     owner = Owner(caller.key_id, body.user)
-    run = await runs.start(caller.agent, "service_api", body.query, body.conversation_id, owner, console_url)
+    run = await runs.start(caller.agent, "service_api", body.query, body.conversation_id, owner)
     if body.response_mode == "streaming":
         return event_stream(_service_api_events(run))
     end = await run.end()

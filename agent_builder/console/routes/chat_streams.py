@@ -1,6 +1,6 @@
 """What the chat routes share (the web app, the service API and the configure page's preview):
-the runs dependency, the console's address for the runtime, server-sent event responses, the
-chat event stream of the web app and the preview, and stopping a reply."""
+the runs dependency, server-sent event responses, the chat event stream of the web app and the
+preview, and stopping a reply."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from starlette.concurrency import run_in_threadpool
 
 from agent_builder.console.chat_runs.relay import ChatRun, RunEnd, RunUpdate
 from agent_builder.console.chat_runs.runs import ChatRuns
-from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.chat import (
@@ -52,21 +51,7 @@ async def _runs(request: Request) -> ChatRuns:
     return request.app.state.chat_runs
 
 
-async def _console_url(request: Request) -> str:
-    """Where the runtime reaches this console (knowledge retrieval): the configured internal URL,
-    else the address this server accepted the request on, i.e. its bound host and port."""
-    config: ConsoleConfig = request.app.state.config
-    if config.internal_url:
-        return config.internal_url
-    host, port = request.scope.get("server") or (None, None)
-    if host is None or port is None:  # not served from a TCP socket
-        return str(request.base_url).rstrip("/")
-    # Plain http: the console's own server never terminates TLS.
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
 RunsDep = Annotated[ChatRuns, Depends(_runs)]
-ConsoleUrlDep = Annotated[str, Depends(_console_url)]
 
 
 async def chat_events(run: ChatRun) -> AsyncIterator[bytes]:

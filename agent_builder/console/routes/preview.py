@@ -10,7 +10,6 @@ from starlette.concurrency import run_in_threadpool
 
 from agent_builder.console.auth import require_admin
 from agent_builder.console.routes.chat_streams import (
-    ConsoleUrlDep,
     RunsDep,
     chat_events,
     event_stream,
@@ -44,7 +43,7 @@ router = APIRouter(
     },
 )
 async def send_preview_message(
-    agent_id: str, body: WebAppMessageRequest, db: DbDep, runs: RunsDep, console_url: ConsoleUrlDep
+    agent_id: str, body: WebAppMessageRequest, db: DbDep, runs: RunsDep
 ) -> StreamingResponse:
     """Ask the agent's draft as it is saved now; the reply streams back exactly like the web
     app's. A draft saved while a reply streams applies from the next message. Errors before the
@@ -52,7 +51,7 @@ async def send_preview_message(
     `runtime_unavailable`."""
     draft = await run_in_threadpool(agents.find_draft, db, agent_id)
     # The console has one administrator, so preview conversations need no owner of their own.
-    run = await runs.start(draft, "preview", body.query, body.conversation_id, NOBODY, console_url)
+    run = await runs.start(draft, "preview", body.query, body.conversation_id, NOBODY)
     return event_stream(chat_events(run))
 
 
