@@ -157,7 +157,6 @@ def create(root: Path, host: str, overrides: dict[str, dict[str, str]]) -> Deplo
             "AGENT_BUILDER_RUNTIME_TOKEN": runtime_token,
             "AGENT_BUILDER_SHELLCTL_URL": deployment.internal_url("shellctl"),
             "AGENT_BUILDER_SHELLCTL_TOKEN": shellctl_token,
-            "AGENT_BUILDER_INTERNAL_URL": deployment.internal_url("console"),
         },
     }
     for service in SERVICES:

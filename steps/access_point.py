@@ -12,6 +12,7 @@ from support.api_setup.agents import current_agent
 from support.ui.access_point import AccessPointPage
 from support.ui.api_reference import ApiReferencePage
 from support.ui.browser_page import BrowserPage
+from support.ui.embedding_site import EmbeddingSite
 from support.ui.web_app import WebAppPage
 from support.world import World
 
@@ -124,6 +125,20 @@ def step_embed_code(context: Context) -> None:
     world: World = context.world
     iframe = re.compile(r'^<iframe src="' + re.escape(public_urls(world).web_app))
     expect(_access_point(world).embed_code).to_have_value(iframe)
+
+
+@when("I put the embed code on a page of another site and open it")
+def step_embed_elsewhere(context: Context) -> None:
+    """A page of another site (served by the suite) with the embed dialog's code; the web app's
+    steps then chat in its iframe. Needs the console over https (the deployed lane): in a
+    third-party iframe only a Secure, partitioned cookie keeps the visitor."""
+    world: World = context.world
+    assert world.console_url.startswith("https://"), (
+        f"the console is at {world.console_url}: an embedded web app keeps its visitor only over https. "
+        "Tag the scenario @https and run it in the deployed lane (`make deployed`)."
+    )
+    code = _access_point(world).embed_code.input_value()
+    EmbeddingSite(world.page).open_with(code)
 
 
 @when("I turn off the web app")

@@ -5,7 +5,7 @@ from behave import given, then, when
 from behave.runner import Context
 
 from support.replay.control import ReplayControl
-from support.replay.scope import FailPatch, HangPatch
+from support.replay.scope import FailPatch, HangPatch, PacePatch
 from support.tags import PROVIDER_FAULT, REPLAYED_CALLS
 from support.world import World
 
@@ -29,6 +29,13 @@ def step_fail_next(context: Context, status: int) -> None:
 @given("the model provider fails the next transcription with status {status:d}")
 def step_fail_next_transcription(context: Context, status: int) -> None:
     _replay(context.world).add_patch(FailPatch(target="transcription", status=status))
+
+
+@given("the model provider streams the next reply one chunk every {ms:d} ms")
+@PROVIDER_FAULT
+def step_pace_next(context: Context, ms: int) -> None:
+    """The next model call is served as recorded, with this pause between its streamed chunks."""
+    _replay(context.world).add_patch(PacePatch(pace_ms=ms))
 
 
 @given("the model provider stalls the next call")

@@ -44,7 +44,9 @@ def step_send_same_conversation(context: Context, query: str) -> None:
 def step_send_streaming(context: Context, query: str) -> None:
     """Send the query in streaming mode and keep every event."""
     world: World = context.world
-    world.agent_builder.runtime.stream_events = service_api_client(world).chat_streaming(query)
+    timed = service_api_client(world).chat_streaming_timed(query)
+    world.agent_builder.runtime.stream_events = [event for event, _ in timed]
+    world.agent_builder.runtime.stream_arrivals = [arrived for _, arrived in timed]
 
 
 @then('the service API answer is "{text}"')
@@ -65,6 +67,22 @@ def step_streamed_answer(context: Context, text: str) -> None:
     assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
     assert events and events[-1].event == "message_end", (
         f"the stream ended with {events[-1].event if events else None}"
+    )
+
+
+@then("the first words of the streamed answer arrived at least {ms:d} ms before its end")
+@SERVICE_API_CHAT
+def step_streamed_in_parts(context: Context, ms: int) -> None:
+    """The first `message` event reached the client that long before `message_end`: the stream is
+    passed on as it comes, by the console and by any proxy in front of it, not buffered."""
+    state = context.world.agent_builder.runtime
+    timed = list(zip(state.stream_events, state.stream_arrivals, strict=True))
+    first = next(arrived for event, arrived in timed if event.event == "message")
+    end = next(arrived for event, arrived in timed if event.event == "message_end")
+    gap_ms = (end - first) * 1000
+    assert gap_ms >= ms, (
+        f"the first words arrived only {gap_ms:.0f} ms before message_end (at least {ms} ms expected): "
+        "something between the runtime and this client buffers the stream"
     )
 
 

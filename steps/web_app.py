@@ -11,6 +11,7 @@ from support.api_setup.access import public_urls
 from support.api_setup.agents import current_agent
 from support.goldens import check_aria
 from support.tags import WEB_APP_CHAT
+from support.ui.embedding_site import EMBEDDING_SITE, EmbeddingSite
 from support.ui.web_app import WebAppPage
 from support.world import World
 
@@ -19,6 +20,9 @@ REPLY_TIMEOUT_MS = 30_000
 
 
 def _web_app(world: World) -> WebAppPage:
+    """The web app the visitor sees: the page itself, or the iframe of a site that embeds it."""
+    if world.page.url.startswith(EMBEDDING_SITE):
+        return EmbeddingSite(world.page).web_app
     return WebAppPage(world.page)
 
 
@@ -41,6 +45,30 @@ def step_send(context: Context, text: str) -> None:
 def step_choose_suggestion(context: Context, text: str) -> None:
     """Click a suggested question in the web app."""
     _web_app(context.world).suggested_question(text).click()
+
+
+@when("I watch the replies as they arrive")
+def step_watch_replies(context: Context) -> None:
+    """The page notes each state of the next reply with its time (for how it streamed in)."""
+    _web_app(context.world).watch_replies()
+
+
+@then("the reply showed its first words at least {ms:d} ms before its end")
+@WEB_APP_CHAT
+def step_reply_streamed(context: Context, ms: int) -> None:
+    """The watched reply was on screen in part, while still being written, that long before it was
+    whole: the stream reaches the browser as it comes, through the console and any proxy."""
+    growth = _web_app(context.world).reply_growth()
+    partial = next((state for state in growth if state.text and state.busy), None)
+    finished = next((state for state in growth if state.text and not state.busy), None)
+    assert partial is not None and finished is not None, (
+        f"the reply never showed in part, then whole: {growth}"
+    )
+    shown_ms = finished.at_ms - partial.at_ms
+    assert partial.text != finished.text and shown_ms >= ms, (
+        f"the reply showed {partial.text!r} only {shown_ms:.0f} ms before it was whole ({finished.text!r}); "
+        f"at least {ms} ms expected: something between the runtime and the browser buffers the stream"
+    )
 
 
 @when("I reload the web app")

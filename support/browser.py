@@ -32,6 +32,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Third-party cookies blocked, as Safari, Firefox and private windows do: an embedded web app
+    # then keeps its visitor only through a partitioned (CHIPS) cookie, which is what it must set.
+    "--test-third-party-cookie-phaseout",
 ]
 SYSTEM_CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 # Chromium's headless shell (Debian: chromium-headless-shell; Playwright's own pick for headless)
@@ -151,8 +154,20 @@ class BrowserSession:
 def network_args(settings: Settings) -> list[str]:
     """E2E_HOST_RESOLVER_RULES as they are, and E2E_CA_FILE as SPKI pins: Chromium then accepts a
     chain that any of those certificates signed, without touching the machine's trust store
-    (the flag takes effect only with a user data dir, which Playwright always gives it)."""
-    args = [f"--host-resolver-rules={settings.host_resolver_rules}"] if settings.host_resolver_rules else []
+    (the flag takes effect only with a user data dir, which Playwright always gives it).
+
+    Mapping a public name to a lab address moves the deployment into the local address space,
+    where Chromium's Local Network Access checks would stop a public site from embedding it; a
+    real deployment at a public address meets no such check, so the rules come without it.
+    Chromium reads the last `--disable-features` only, so this one replaces Playwright's list:
+    the browser keeps Chromium's defaults there, third-party storage partitioning included, as
+    a visitor's browser does (Playwright turns that partitioning off)."""
+    args = []
+    if settings.host_resolver_rules:
+        args += [
+            f"--host-resolver-rules={settings.host_resolver_rules}",
+            "--disable-features=LocalNetworkAccessChecks",
+        ]
     if settings.ca_file is not None:
         pins = ",".join(spki_pins(settings.ca_file.read_bytes()))
         args.append(f"--ignore-certificate-errors-spki-list={pins}")

@@ -55,6 +55,7 @@ from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
 from support.tls import use_network_settings
+from support.ui.embedding_site import EMBEDDING_SITE
 from support.ui.loading import wait_until_loaded, wait_until_quiet
 from support.ui.origin_guard import guard_origin
 from support.world import World
@@ -211,7 +212,7 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
         # lane (benchmarks/trace_cost.py), and a failure keeps its screenshot and page HTML anyway.
         always = run.settings.trace == "always"
         browser_context.tracing.start(screenshots=False, snapshots=always, title=scenario.name)
-    guard_origin(browser_context, run.console_url)
+    guard_origin(browser_context, run.console_url, suite_origins=(EMBEDDING_SITE,))
     page = browser_context.new_page()
     world = World(
         settings=run.settings,

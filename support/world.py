@@ -96,6 +96,7 @@ class RuntimeState:
     answer: str | None = None
     refused_status: int | None = None
     stream_events: list[ServiceStreamEvent] = field(default_factory=list)
+    stream_arrivals: list[float] = field(default_factory=list)  # seconds after the request, per event
 
 
 @dataclass(slots=True)

@@ -20,6 +20,12 @@ Feature: Chatting through the service API
     Then the streamed answer is "E2E-STREAMED-ANSWER"
     And the service API event sequence matches the golden "service-api-streaming"
 
+  Scenario: A streamed answer's first words arrive before its end
+    Given the model provider streams the next reply one chunk every 300 ms
+    When I send "Reply with exactly: E2E streamed to the client in several parts" to the service API in streaming mode
+    Then the streamed answer is "E2E streamed to the client in several parts"
+    And the first words of the streamed answer arrived at least 600 ms before its end
+
   Scenario: A conversation continues by its id
     When I send "Reply with exactly: E2E-FIRST-TURN" to the service API in blocking mode
     And I send "Reply with exactly: E2E-SECOND-TURN" to the service API in the same conversation

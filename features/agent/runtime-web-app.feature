@@ -52,3 +52,22 @@ Feature: Chatting through the published web app
     Then I see the provider error mentioning "401"
     And the error code shown is "provider_auth_failed"
     And the composer accepts another message
+
+  Scenario: A reply shows its first words before it ends
+    Given the model provider streams the next reply one chunk every 300 ms
+    When I open the agent's web app
+    And I watch the replies as they arrive
+    And I send the message "Reply with exactly: E2E streamed to the page in several parts"
+    Then the agent replies "E2E streamed to the page in several parts"
+    And the reply showed its first words at least 600 ms before its end
+
+  @https
+  Scenario: A web app embedded on another site keeps its conversation after a reload
+    When I open the agent's access point
+    And I open the embed dialog
+    And I put the embed code on a page of another site and open it
+    And I send the message "Reply with exactly: E2E-EMBEDDED-ANSWER"
+    Then the agent replies "E2E-EMBEDDED-ANSWER"
+    When I reload the web app
+    Then the conversation shows the message "Reply with exactly: E2E-EMBEDDED-ANSWER" and then the reply
+    And the agent replies "E2E-EMBEDDED-ANSWER"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -81,6 +82,13 @@ class ServiceApiClient:
         return ChatMessageResponse.model_validate(response.json())
 
     def chat_streaming(self, query: str, conversation_id: str | None = None) -> list[ServiceStreamEvent]:
+        return [event for event, _ in self.chat_streaming_timed(query, conversation_id)]
+
+    def chat_streaming_timed(
+        self, query: str, conversation_id: str | None = None
+    ) -> list[tuple[ServiceStreamEvent, float]]:
+        """Each event with the second it arrived at, counted from the request (a monotonic clock)."""
+        started = time.monotonic()
         body = ChatMessageRequest(
             query=query, response_mode="streaming", conversation_id=conversation_id, user=END_USER
         )
@@ -92,7 +100,7 @@ class ServiceApiClient:
             timeout=CHAT_TIMEOUT_S,
         ) as events:
             _raise_for_error(events.response)
-            return [_event(event) for event in events.iter_sse()]
+            return [(_event(event), time.monotonic() - started) for event in events.iter_sse()]
 
     def conversation_status(self, conversation_id: str, user: str = END_USER) -> int:
         """The status a request for that conversation's messages (as `user`) is answered with."""

@@ -12,7 +12,7 @@ from support.replay.errors import miss_response, patch_error_body, provider_erro
 from support.replay.forward import Recording, Upstream, forward
 from support.replay.hub import Hold, Parked, ReplayHub
 from support.replay.matching import AnyRequest, ChatRequest
-from support.replay.scope import FailPatch, HangPatch, Miss, ReplacePatch, Target, build_miss
+from support.replay.scope import FailPatch, HangPatch, Miss, PacePatch, ReplacePatch, Target, build_miss
 from support.replay.sse import chunks_of
 
 
@@ -35,8 +35,9 @@ async def handle(
     if isinstance(patch, FailPatch):
         body = patch.body if patch.body is not None else patch_error_body(patch.status)
         return JSONResponse(body, status_code=patch.status)
+    pace_ms = patch.pace_ms if isinstance(patch, PacePatch) else scope.pace_ms
     if isinstance(patch, ReplacePatch):
-        return _serve(hub, request, patch.entry, scope.pace_ms, None)
+        return _serve(hub, request, patch.entry, pace_ms, None)
     hold = None
     if isinstance(patch, HangPatch):
         parked = hub.new_parked(scope, target, call, normalized)
@@ -46,11 +47,11 @@ async def handle(
         hold = Hold(parked, patch.after_chunks)
     if hub.config.mode != "replay":
         recording = Recording(scope, target, call) if hub.config.mode == "record" else None
-        return await forward(hub, request, normalized, upstream, recording, hold)
+        return await forward(hub, request, normalized, upstream, recording, hold, pace_ms)
     found = scope.take(normalized, target, call)
     if isinstance(found, Miss):
         return miss_response(found)
-    return _serve(hub, request, found.response, scope.pace_ms, hold)
+    return _serve(hub, request, found.response, pace_ms, hold)
 
 
 def _serve(

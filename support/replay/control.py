@@ -21,7 +21,7 @@ from typing import Any, Self
 import httpx
 
 from support.polling import poll_until
-from support.replay.scope import FailPatch, HangPatch, ReplacePatch, ScopeReport
+from support.replay.scope import AnyPatch, ScopeReport
 from support.tls import tls
 
 
@@ -62,7 +62,7 @@ class ReplayControl:
         """Ends the scenario: misses, unconsumed recordings and unapplied patches (writes the cassette in record)."""
         return ScopeReport.model_validate(self._call("DELETE", "/__replay/scenario"))
 
-    def add_patch(self, patch: FailPatch | HangPatch | ReplacePatch) -> FailPatch | HangPatch | ReplacePatch:
+    def add_patch(self, patch: AnyPatch) -> AnyPatch:
         """Registers a fault for one call of the open scenario; returns it with its call number resolved."""
         resolved = self._call("POST", "/__replay/patches", json=patch.model_dump(mode="json"))
         return type(patch).model_validate(resolved)

@@ -58,8 +58,10 @@ async def forward(
     upstream: Upstream | None,
     recording: Recording | None = None,
     hold: Hold | None = None,
+    pace_ms: int = 0,
 ) -> Response:
-    """Relays the call to the provider; with `recording`, records the answer into its scope."""
+    """Relays the call to the provider (a stream with `pace_ms` between chunks); with `recording`,
+    records the answer into its scope."""
     if upstream is None:
         if recording:
             recording.problem(normalized, "no upstream is configured for this route")
@@ -76,7 +78,7 @@ async def forward(
             recording.problem(normalized, f"upstream {upstream.url} failed: {error!r}")
         return provider_error(502, f"replay: upstream failed: {error!r}", "upstream_error")
     if response.headers.get("content-type", "").startswith("text/event-stream"):
-        return _stream_back(hub, request, normalized, response, recording, hold)
+        return _stream_back(hub, request, normalized, response, recording, hold, pace_ms)
     return await _json_back(normalized, response, recording)
 
 
@@ -87,6 +89,7 @@ def _stream_back(
     response: httpx.Response,
     recording: Recording | None,
     hold: Hold | None,
+    pace_ms: int,
 ) -> StreamingResponse:
     """Relays the upstream's stream chunk by chunk; records it once it was relayed whole."""
     seen: list[Any] = []
@@ -103,7 +106,7 @@ def _stream_back(
         if recording:
             recording.keep(normalized, SseResponse(status=response.status_code, chunks=seen))
 
-    body = hub.relay(request, chunks(), 0, hold, complete)
+    body = hub.relay(request, chunks(), pace_ms, hold, complete)
     return StreamingResponse(body, status_code=response.status_code, media_type="text/event-stream")
 
 

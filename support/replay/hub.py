@@ -24,10 +24,8 @@ from support.replay.cassette import Cassette, cassette_relpath, load_cassette, w
 from support.replay.config import ReplayConfig
 from support.replay.matching import AnyRequest, ChatRequest, key_of
 from support.replay.scope import (
-    FailPatch,
-    HangPatch,
+    AnyPatch,
     Miss,
-    ReplacePatch,
     Scope,
     ScopeError,
     ScopeReport,
@@ -132,7 +130,7 @@ class ReplayHub:
             raise ScopeError("no scenario scope is open")
         return self.scope.report(None)
 
-    def add_patch(self, patch: FailPatch | HangPatch | ReplacePatch) -> FailPatch | HangPatch | ReplacePatch:
+    def add_patch(self, patch: AnyPatch) -> AnyPatch:
         if self.scope is None:
             raise ScopeError("patches belong to a scenario: open a scope first (POST /__replay/scenario)")
         return self.scope.add_patch(patch)

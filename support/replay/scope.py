@@ -63,7 +63,16 @@ class ReplacePatch(_PatchBase):
     entry: RecordedResponse
 
 
-Patch = Annotated[FailPatch | HangPatch | ReplacePatch, Field(discriminator="action")]
+class PacePatch(_PatchBase):
+    """Serve the call as usual, with `pace_ms` between its SSE chunks: a reply that visibly
+    streams, e.g. to show that its first words arrive before its end."""
+
+    action: Literal["pace"] = "pace"
+    pace_ms: int = Field(ge=1, le=5000)
+
+
+AnyPatch = FailPatch | HangPatch | ReplacePatch | PacePatch
+Patch = Annotated[AnyPatch, Field(discriminator="action")]
 
 
 class Miss(BaseModel):
@@ -213,7 +222,7 @@ class Scope:
         for index, entry in enumerate(self.entries):
             self._unused.setdefault(entry.key, deque()).append(index)
         self._calls: dict[Target, int] = {"chat": 0, "search": 0, "transcription": 0}
-        self._patches: dict[tuple[Target, int], FailPatch | HangPatch | ReplacePatch] = {}
+        self._patches: dict[tuple[Target, int], AnyPatch] = {}
 
     @property
     def calls(self) -> dict[str, int]:
@@ -225,7 +234,7 @@ class Scope:
         self._calls[target] += 1
         return call
 
-    def add_patch(self, patch: FailPatch | HangPatch | ReplacePatch) -> FailPatch | HangPatch | ReplacePatch:
+    def add_patch(self, patch: AnyPatch) -> AnyPatch:
         made = self._calls[patch.target]
         call = made if patch.call is None else patch.call
         if call < made:
@@ -236,7 +245,7 @@ class Scope:
         self._patches[(patch.target, call)] = resolved
         return resolved
 
-    def take_patch(self, target: Target, call: int) -> FailPatch | HangPatch | ReplacePatch | None:
+    def take_patch(self, target: Target, call: int) -> AnyPatch | None:
         return self._patches.pop((target, call), None)
 
     def take(self, request: AnyRequest, target: Target, call: int) -> Entry | Miss:

@@ -80,3 +80,38 @@ class ChatPane:
     @property
     def alert(self) -> Locator:
         return self.conversation.get_by_role("alert")
+
+    def watch_replies(self) -> None:
+        """From now on the page notes, with the time it saw it, each text and busy state of the
+        newest reply: how a reply grew, as the visitor saw it, whatever the machine's load."""
+        self.conversation.evaluate(_WATCH_REPLIES)
+
+    def reply_growth(self) -> list[ReplyState]:
+        """What `watch_replies` noted, oldest first."""
+        states = self.conversation.evaluate("log => log.ownerDocument.defaultView.__e2eReplyGrowth || []")
+        return [ReplyState(float(state["at"]), str(state["text"]), bool(state["busy"])) for state in states]
+
+
+@dataclass(frozen=True)
+class ReplyState:
+    at_ms: float  # the page's clock (performance.now())
+    text: str
+    busy: bool  # the reply is still being written (aria-busy)
+
+
+# Replies that were there before the watch started are not looked at.
+_WATCH_REPLIES = """log => {
+  const view = log.ownerDocument.defaultView;
+  const growth = (view.__e2eReplyGrowth = []);
+  const replies = () => log.querySelectorAll('article[aria-label="Agent"]');
+  const before = replies().length;
+  new view.MutationObserver(() => {
+    const all = replies();
+    if (all.length <= before) return;
+    const reply = all[all.length - 1];
+    const text = reply.querySelector('.message-text')?.textContent ?? '';
+    const busy = reply.getAttribute('aria-busy') === 'true';
+    const last = growth[growth.length - 1];
+    if (!last || last.text !== text || last.busy !== busy) growth.push({ at: view.performance.now(), text, busy });
+  }).observe(log, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""

@@ -3,7 +3,9 @@
 // origin other than the console's, whether it loaded or failed, and each load the page's
 // Content-Security-Policy blocked. Watching in the page costs nothing per request, where a
 // Playwright "request" listener costs a protocol event for every request the browser makes.
-(consoleOrigin) => {
+// The suite's own pages (`suiteOrigins`) are not the product's: they are left alone.
+(consoleOrigin, suiteOrigins) => {
+  if (suiteOrigins.includes(location.origin)) return; // a page the suite serves, e.g. an embedding site
   const reported = new Set();
   const report = (problem) => {
     if (reported.has(problem)) return;

@@ -12,8 +12,9 @@ from playwright.sync_api import BrowserContext
 _GUARD = Path(__file__).with_name("origin_guard.js").read_text()
 
 
-def guard_origin(context: BrowserContext, console_url: str) -> None:
-    """Every page of `context` from now on reports another origin's load as an uncaught error."""
+def guard_origin(context: BrowserContext, console_url: str, suite_origins: tuple[str, ...] = ()) -> None:
+    """Every page of `context` from now on, but those at the suite's own `suite_origins`, reports
+    another origin's load as an uncaught error."""
     parts = urlsplit(console_url)
     origin = f"{parts.scheme}://{parts.netloc}"
-    context.add_init_script(script=f"({_GUARD})({json.dumps(origin)});")
+    context.add_init_script(script=f"({_GUARD})({json.dumps(origin)}, {json.dumps(list(suite_origins))});")

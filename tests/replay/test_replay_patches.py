@@ -15,7 +15,7 @@ from openai import OpenAI
 from support.replay.cassette import JsonResponse, SseResponse
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl, ReplayControlError
-from support.replay.scope import FailPatch, HangPatch, ReplacePatch
+from support.replay.scope import FailPatch, HangPatch, PacePatch, ReplacePatch
 from support.replay.server import replay_server
 from tests.fakes.upstream import MODEL
 
@@ -165,3 +165,27 @@ def test_patch_misuse_is_refused_or_reported(start_replay: StartReplay) -> None:
         "UNAPPLIED PATCH fail on chat call #3: the scenario made only 1 chat call(s)"
         in report.problems_text()
     )
+
+
+def test_pace_patch_spreads_one_streamed_reply_and_leaves_the_next_call_unpaced(
+    start_replay: StartReplay,
+) -> None:
+    messages = [{"role": "user", "content": "tell me a long story"}]
+
+    def arrivals(replay: Replay) -> list[float]:
+        started = time.monotonic()
+        stream = replay.client().chat.completions.create(model=MODEL, messages=messages, stream=True)
+        return [time.monotonic() - started for _ in stream]
+
+    record(start_replay, "Paced", lambda r: (arrivals(r), arrivals(r)))
+    replay = start_replay()
+    replay.control.open_scope("Paced", FEATURE)
+    replay.control.add_patch(PacePatch(pace_ms=150))
+
+    paced, unpaced = arrivals(replay), arrivals(replay)
+
+    assert len(paced) >= 3, paced
+    # Each chunk waits its pace: the last arrives at least (n - 1) paces after the first.
+    assert paced[-1] - paced[0] >= 0.15 * (len(paced) - 1) - 0.01, paced
+    assert unpaced[-1] - unpaced[0] < 0.15, unpaced
+    assert replay.control.close_scope().ok
