@@ -1,20 +1,24 @@
 """behave's model of a finished scenario -> the report's `ScenarioResult` (support/reports).
 
-The checks that run after a scenario's steps (uncaught page errors, unused model recordings,
-cleanup) are entries of their own, after the steps: a failure there is shown where it happened,
-in every report, rather than folded into the last step.
+The scenario hooks that ran (support/scenario_record.py) are entries of their own around the
+steps, and so are the checks that run after them (uncaught page errors, unused model recordings,
+cleanup): a failure there is shown where it happened, in every report, rather than folded into
+the last step. Each step names the definition it ran (`path:line`), the class of the exception
+that failed it, and what it attached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from behave.model import Scenario, Step
 from behave.step_registry import StepRegistry
 
-from support.reports import ScenarioResult, ScenarioStatus, StepResult
+from support.reports import Attachment, ScenarioResult, ScenarioStatus, StepResult
+from support.scenario_record import HookRun, Recorder
 from support.step_definitions import did_you_mean
 
 # (name of the after-scenario check, what it found)
@@ -30,30 +34,28 @@ def scenario_result(
     worker_id: str,
     attempt: int,
     started_at: datetime,
+    recorder: Recorder | None = None,
 ) -> ScenarioResult:
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
+    hooks = recorder.hooks if recorder else []
+    failed_hooks = [f"{run.keyword} hook {run.name}: {run.error}" for run in hooks if run.status == "failed"]
     error = scenario_error(scenario, registry) if steps_failed else None
-    if checks:
-        error = "\n".join(filter(None, [error, *(message for _, message in checks)]))
-    steps = [
-        StepResult(
-            step.keyword,
-            step.name,
-            step.status.name,
-            step.duration,
-            _step_error(step, registry),
-            line=step.line,
-        )
-        for step in scenario.all_steps
-    ]
+    if checks or failed_hooks:
+        error = "\n".join(filter(None, [error, *failed_hooks, *(message for _, message in checks)]))
+    steps = [_hook(run) for run in hooks if run.keyword == "Before"]
+    steps += [_step(step, registry, recorder) for step in scenario.all_steps]
+    steps += [_hook(run) for run in hooks if run.keyword != "Before"]
     steps += [StepResult("After", name, "failed", 0.0, message, hook=True) for name, message in checks]
+    if recorder and recorder.stray() and steps:
+        steps[-1] = replace(steps[-1], attachments=[*steps[-1].attachments, *recorder.stray()])
     return ScenarioResult(
         feature_name=scenario.feature.name,
         feature_path=scenario.filename,
         name=scenario.name,
         line=scenario.line,
         tags=sorted(str(tag) for tag in scenario.effective_tags),
-        status=result_status(scenario.status.name, failed=bool(checks)),
+        # behave marks a failed after_scenario only once it returns: a failed hook is an error now.
+        status="error" if failed_hooks else result_status(scenario.status.name, failed=bool(checks)),
         duration_s=scenario.duration,
         steps=steps,
         error=error,
@@ -61,6 +63,40 @@ def scenario_result(
         worker_id=worker_id,
         attempt=attempt,
         started_at=started_at.isoformat(),
+    )
+
+
+def _step(step: Step, registry: StepRegistry, recorder: Recorder | None) -> StepResult:
+    match = registry.find_match(step)
+    where = match.location if match is not None else None
+    exception = getattr(step, "exception", None)
+    return StepResult(
+        step.keyword,
+        step.name,
+        step.status.name,
+        step.duration,
+        _step_error(step, registry),
+        line=step.line,
+        exception_type=type(exception).__name__
+        if exception is not None and step.status.has_failed()
+        else None,
+        source=f"{where.filename}:{where.line}" if where is not None else None,
+        attachments=recorder.attachments_of(step) if recorder else (),
+    )
+
+
+def _hook(run: HookRun) -> StepResult:
+    attachments: list[Attachment] = run.attachments
+    return StepResult(
+        run.keyword,
+        run.name,
+        run.status,
+        run.duration_s,
+        run.error,
+        hook=True,
+        exception_type=run.exception_type,
+        source=run.source,
+        attachments=attachments,
     )
 
 

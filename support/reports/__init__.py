@@ -15,6 +15,8 @@ from support.reports.lane import (
     zero_scenarios_failure,
 )
 from support.reports.model import (
+    Attachment,
+    Definition,
     LaneFailure,
     LaneReport,
     RunInfo,
@@ -28,6 +30,8 @@ from support.reports.summary import summary_text
 
 __all__ = [
     "RERUN_FILE",
+    "Attachment",
+    "Definition",
     "LaneFailure",
     "LaneReport",
     "Rerun",

@@ -3,23 +3,26 @@ HTML formatter, ReportPortal and Xray read. Every line is an `Envelope` of the o
 `cucumber-messages` models, serialized by its own converter, so the output is what the schema says.
 
 Built from the LaneReport (so a merged report of shards gets one too): meta, then each feature's
-source, Gherkin document and the pickles that ran, the after-scenario checks as hooks, and one test
-case per result with its steps' results; a failure screenshot is attached to the failing step.
+source, Gherkin document and the pickles that ran, the step definitions and scenario hooks
+(cucumber_glue.py), and one test case per result: its hooks and steps, each with its result (the
+exception's class), what it attached and, when undefined, a suggested definition. The failure
+screenshot is attached to the failing step, the other evidence linked from the scenario's last
+entry.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import platform
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import cucumber_messages as cm
 
+from support.reports.cucumber_glue import Glue, attachment, evidence_attachments, suggestion
 from support.reports.gherkin_source import Json, Sources, pickle_of, read_sources, started, step_starts
-from support.reports.model import LaneReport, ScenarioResult, StepResult
+from support.reports.model import Attachment, LaneReport, ScenarioResult, StepResult
 from support.reports.redact import redact_json
 
 PROTOCOL_VERSION = "34.2.0"  # the pinned cucumber-messages package's
@@ -42,7 +45,7 @@ def write_cucumber_messages(report: LaneReport, path: Path, *, secrets: Iterable
         json.dumps(
             redact_json(cm.message_converter.to_dict(envelope), known, skip={"body"}), ensure_ascii=False
         )
-        for envelope in envelopes(report)
+        for envelope in envelopes(report, path.parent)
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
@@ -68,7 +71,8 @@ def duration(seconds: float) -> cm.Duration:
     return cm.Duration(seconds=whole, nanos=round((seconds - whole) * 1e9) % 1_000_000_000)
 
 
-def envelopes(report: LaneReport) -> Iterator[cm.Envelope]:
+def envelopes(report: LaneReport, report_dir: Path | None = None) -> Iterator[cm.Envelope]:
+    """The run's messages; `report_dir` is where evidence links (`url`) are relative to."""
     sources = read_sources(report.results)
     yield cm.Envelope(meta=_meta())
     for source in sources.features.values():
@@ -82,23 +86,19 @@ def envelopes(report: LaneReport) -> Iterator[cm.Envelope]:
         )
     pickles = [_pickle(sources, result) for result in report.results]
     yield from (cm.Envelope(pickle=pickle) for pickle in {p.id: p for p in pickles}.values())
-    hooks = {
-        step.name: f"hook-{step.name}" for result in report.results for step in result.steps if step.hook
-    }
-    for name, hook_id in hooks.items():
-        hook = cm.Hook(
-            id=hook_id,
-            name=name,
-            source_reference=cm.SourceReference(uri="support/hooks.py"),
-            type=cm.HookType.after_test_case,
-        )
-        yield cm.Envelope(hook=hook)
+    glue = Glue(report.definitions, report.results)
+    yield from glue.envelopes()
     run_id = f"run-{report.run.run_id}"
     yield cm.Envelope(
         test_run_started=cm.TestRunStarted(timestamp=timestamp(_at(report.run.started_at)), id=run_id)
     )
-    for index, (result, pickle) in enumerate(zip(report.results, pickles, strict=True)):
-        yield from _test_case(report, index, result, pickle, hooks, run_id)
+    cases = [
+        _test_case(index, result, pickle, glue, run_id)
+        for index, (result, pickle) in enumerate(zip(report.results, pickles, strict=True))
+    ]
+    yield from (cm.Envelope(test_case=case) for case in cases)
+    for result, pickle, case in zip(report.results, pickles, cases, strict=True):
+        yield from _test_case_run(report, result, pickle, case, report_dir)
     yield cm.Envelope(test_run_finished=_finished(report, run_id))
 
 
@@ -143,86 +143,88 @@ def _pickle(sources: Sources, result: ScenarioResult) -> cm.Pickle:
     )
 
 
-def _test_case(
-    report: LaneReport,
-    index: int,
-    result: ScenarioResult,
-    pickle: cm.Pickle,
-    hooks: dict[str, str],
-    run_id: str,
-) -> Iterator[cm.Envelope]:
-    case_id, started_id = f"case-{index}", f"attempt-{index}"
+def _test_case(index: int, result: ScenarioResult, pickle: cm.Pickle, glue: Glue, run_id: str) -> cm.TestCase:
+    case_id = f"case-{index}"
     gherkin_steps = iter(pickle.steps)
     test_steps = [
-        cm.TestStep(id=f"{case_id}-step-{number}", hook_id=hooks[step.name])
-        if step.hook
-        else cm.TestStep(
-            id=f"{case_id}-step-{number}",
-            pickle_step_id=next(gherkin_steps).id,
-            step_definition_ids=[],
-            step_match_arguments_lists=[],
-        )
+        glue.test_step(f"{case_id}-step-{number}", step, None if step.hook else next(gherkin_steps).id)
         for number, step in enumerate(result.steps)
     ]
-    yield cm.Envelope(
-        test_case=cm.TestCase(
-            id=case_id, pickle_id=pickle.id, test_steps=test_steps, test_run_started_id=run_id
-        )
-    )
+    return cm.TestCase(id=case_id, pickle_id=pickle.id, test_steps=test_steps, test_run_started_id=run_id)
+
+
+def _test_case_run(
+    report: LaneReport, result: ScenarioResult, pickle: cm.Pickle, case: cm.TestCase, report_dir: Path | None
+) -> Iterator[cm.Envelope]:
+    started_id = case.id.replace("case-", "attempt-")
     begin = started(result, report.run.started_at)
     yield cm.Envelope(
         test_case_started=cm.TestCaseStarted(
             attempt=result.attempt - 1,
             id=started_id,
-            test_case_id=case_id,
+            test_case_id=case.id,
             timestamp=timestamp(begin),
             worker_id=result.worker_id,
         )
     )
     starts = step_starts(result, report.run.started_at)
     failing = result.failing_step()
-    for step, test_step, start in zip(result.steps, test_steps, starts, strict=True):
-        yield from _step(result, step, test_step.id, started_id, start, attach=step is failing)
-    end = starts[-1] if starts else begin
+    pickle_steps = {step.id: step for step in pickle.steps}
+    end = begin
+    for number, (step, test_step, start) in enumerate(
+        zip(result.steps, case.test_steps, starts, strict=True)
+    ):
+        evidence = []
+        if step is failing:
+            evidence += evidence_attachments(result, report_dir, on_failing_step=True)
+        if number == len(result.steps) - 1:
+            evidence += evidence_attachments(result, report_dir, on_failing_step=False)
+        pickle_step = pickle_steps.get(test_step.pickle_step_id or "")
+        if step.status == "undefined" and pickle_step is not None:
+            yield cm.Envelope(suggestion=suggestion(f"suggestion-{test_step.id}", pickle_step))
+        yield from _step(step, test_step.id, started_id, start, [*step.attachments, *evidence])
+        end = _after(start, step.duration_s)
     finished = cm.TestCaseFinished(
         test_case_started_id=started_id, timestamp=timestamp(end), will_be_retried=False
     )
     yield cm.Envelope(test_case_finished=finished)
 
 
+def _after(start: datetime, seconds: float) -> datetime:
+    return start + timedelta(seconds=seconds)
+
+
 def _step(
-    result: ScenarioResult, step: StepResult, step_id: str, started_id: str, start: datetime, *, attach: bool
+    step: StepResult, step_id: str, started_id: str, start: datetime, attachments: list[Attachment]
 ) -> Iterator[cm.Envelope]:
     yield cm.Envelope(
         test_step_started=cm.TestStepStarted(
             test_case_started_id=started_id, test_step_id=step_id, timestamp=timestamp(start)
         )
     )
-    screenshot = result.evidence.get("screenshot")
-    if attach and screenshot is not None and screenshot.is_file():
+    for item in attachments:
         yield cm.Envelope(
             attachment=cm.Attachment(
-                body=base64.b64encode(screenshot.read_bytes()).decode("ascii"),
-                content_encoding=cm.AttachmentContentEncoding.base64,
-                media_type="image/png",
-                file_name=screenshot.name,
+                **attachment(item),  # type: ignore[arg-type]
                 test_case_started_id=started_id,
                 test_step_id=step_id,
                 timestamp=timestamp(start),
             )
         )
+    status = _STATUS.get(step.status, cm.TestStepResultStatus.unknown)
+    exception = None
+    if step.exception_type:
+        first_line = step.error.splitlines()[0] if step.error else None
+        exception = cm.Exception(type=step.exception_type, message=first_line, stack_trace=step.error)
     step_result = cm.TestStepResult(
-        duration=duration(step.duration_s),
-        status=_STATUS.get(step.status, cm.TestStepResultStatus.unknown),
-        message=step.error,
-        exception=cm.Exception(type="AssertionError", message=step.error.splitlines()[0])
-        if step.error
-        else None,
+        duration=duration(step.duration_s), status=status, message=step.error, exception=exception
     )
-    end = timestamp(datetime.fromtimestamp(start.timestamp() + step.duration_s, tz=start.tzinfo))
     yield cm.Envelope(
         test_step_finished=cm.TestStepFinished(
-            test_case_started_id=started_id, test_step_id=step_id, test_step_result=step_result, timestamp=end
+            test_case_started_id=started_id,
+            test_step_id=step_id,
+            test_step_result=step_result,
+            timestamp=timestamp(_after(start, step.duration_s)),
         )
     )
 

@@ -13,7 +13,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from support.reports.model import LaneFailure, LaneReport, RunInfo, ScenarioResult, StepResult
+from support.reports.model import (
+    Attachment,
+    Definition,
+    LaneFailure,
+    LaneReport,
+    RunInfo,
+    ScenarioResult,
+    StepResult,
+)
 from support.reports.redact import redact
 
 
@@ -27,6 +35,9 @@ def write_json(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -
         ],
         # Evidence paths relative to the report, so a downloaded or merged folder still finds them.
         "scenarios": [scenario_to_dict(result, known, relative_to=path.parent) for result in report.results],
+        "definitions": [
+            {**asdict(definition), "patterns": list(definition.patterns)} for definition in report.definitions
+        ],
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -38,6 +49,7 @@ def read_json(path: Path) -> LaneReport:
         run=RunInfo(**document["run"]),
         results=[scenario_from_dict(scenario, relative_to=path.parent) for scenario in document["scenarios"]],
         lane_failures=[LaneFailure(**failure) for failure in document.get("lane_failures", [])],
+        definitions=[Definition(**definition) for definition in document.get("definitions", [])],
     )
 
 
@@ -70,7 +82,10 @@ def scenario_from_dict(scenario: dict[str, Any], *, relative_to: Path | None = N
         key: os.path.normpath(relative_to / path) if relative_to else path
         for key, path in scenario.get("evidence", {}).items()
     }
-    steps = [StepResult(**step) for step in scenario["steps"]]
+    steps = [
+        StepResult(**{**step, "attachments": [Attachment(**a) for a in step.get("attachments", [])]})
+        for step in scenario["steps"]
+    ]
     return ScenarioResult(**{**scenario, "steps": steps, "evidence": evidence})
 
 
@@ -83,6 +98,15 @@ def _step(step: StepResult, secrets: list[str]) -> dict[str, Any]:
         "error": _redacted(step.error, secrets),
         "line": step.line,
         "hook": step.hook,
+        "exception_type": step.exception_type,
+        "source": step.source,
+        # Text bodies are redacted like any text; base64 ones (an image, a PDF) are bytes, left whole.
+        "attachments": [
+            {**asdict(attachment), "body": _redacted(attachment.body, secrets)}
+            if attachment.encoding == "identity"
+            else asdict(attachment)
+            for attachment in step.attachments
+        ],
     }
 
 

@@ -98,7 +98,8 @@ def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
         excluded=first.excluded,  # every shard counts the lane's whole selection
     )
     # A failure seen by two shards (e.g. the same leftover audit message) is reported once.
-    return LaneReport(run, results, list(dict.fromkeys(failures)))
+    definitions = [definition for report in reports for definition in report.definitions]
+    return LaneReport(run, results, list(dict.fromkeys(failures)), definitions)
 
 
 def write_index(artifacts_dir: Path) -> Path:

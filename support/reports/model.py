@@ -16,9 +16,22 @@ OK_STATUSES = frozenset({"passed", "skipped", "untested"})
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """What a step or hook attached (`context.attach`, failure evidence): a text body as is, bytes
+    base64-encoded; or, for a file kept beside the report (a trace), only its `url`."""
+
+    media_type: str
+    body: str = ""
+    encoding: Literal["identity", "base64"] = "identity"
+    file_name: str | None = None
+    url: str | None = None  # relative to the report's folder
+
+
+@dataclass(frozen=True)
 class StepResult:
-    """A Gherkin step's result, or with `hook` set, an after-scenario check's (cleanup, page errors,
-    unused model recordings): its own entry, so a failure there is shown where it happened."""
+    """A Gherkin step's result, or with `hook` set, a scenario hook's: `keyword` "Before" or "After"
+    (behave's before/after_scenario, and each after-scenario check: cleanup, page errors, unused
+    model recordings), its own entry, so a failure there is shown where it happened."""
 
     keyword: str
     name: str
@@ -27,6 +40,29 @@ class StepResult:
     error: str | None = None
     line: int | None = None  # the step's line in its feature file; None for a hook
     hook: bool = False
+    exception_type: str | None = None  # the class of the exception that failed it (or made it pending)
+    source: str | None = None  # `path:line` of the step definition or hook function that ran it
+    attachments: Sequence[Attachment] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attachments", tuple(self.attachments))
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A step definition (`kind` "step": `text` is its pattern), a scenario hook ("before" or
+    "after": `text` is its name) or a parameter type of Cucumber expressions ("parameter-type":
+    `text` is its name, `patterns` its regular expressions) that the run loaded, used or not;
+    `source` is `path:line`."""
+
+    kind: Literal["step", "before", "after", "parameter-type"]
+    text: str
+    source: str
+    regex: bool = False  # a regular expression, else a behave/Cucumber expression
+    patterns: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "patterns", tuple(self.patterns))
 
 
 @dataclass(frozen=True)
@@ -103,10 +139,12 @@ class LaneReport:
     run: RunInfo
     results: Sequence[ScenarioResult]
     lane_failures: Sequence[LaneFailure] = ()
+    definitions: Sequence[Definition] = ()  # what the steps and hooks define: Cucumber Messages' glue
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
         object.__setattr__(self, "lane_failures", tuple(self.lane_failures))
+        object.__setattr__(self, "definitions", tuple(dict.fromkeys(self.definitions)))
 
     @property
     def failed(self) -> bool:

@@ -103,14 +103,20 @@ def test_test_cases_point_at_their_pickles_and_the_screenshot_at_the_failing_ste
     failed_case = cases[0]
     assert pickles[failed_case.pickle_id].name == "Publish shows up to date"
     assert pickles[cases[1].pickle_id].name == "Publish twice"  # the outline's example, from the feature file
-    assert [t.hook_id for t in failed_case.test_steps] == [None, None, None, "hook-cleanup"]
+    hooks = {hook.id: hook for hook in of(envelopes, "hook")}
+    assert [t.hook_id and hooks[t.hook_id].name for t in failed_case.test_steps] == [
+        None,
+        None,
+        None,
+        "cleanup",
+    ]
     finished = {f.test_step_id: f.test_step_result for f in of(envelopes, "test_step_finished")}
     statuses = [finished[t.id].status for t in failed_case.test_steps]
     assert statuses == [cm.TestStepResultStatus.passed] * 2 + [cm.TestStepResultStatus.failed] * 2
     [attachment] = of(envelopes, "attachment")
     assert attachment.test_step_id == failed_case.test_steps[2].id and attachment.media_type == "image/png"
-    [hook] = of(envelopes, "hook")
-    assert (hook.id, hook.type) == ("hook-cleanup", cm.HookType.after_test_case)
+    [hook] = hooks.values()
+    assert (hook.name, hook.type) == ("cleanup", cm.HookType.after_test_case)
     started = {s.test_case_id: s for s in of(envelopes, "test_case_started")}
     assert (started[failed_case.id].worker_id, started[failed_case.id].timestamp.seconds) == (
         "w2",
