@@ -1,0 +1,1 @@
+"""The kit's empty sample: a scenario without steps, so no definitions."""
