@@ -1,6 +1,7 @@
 """Start, probe and stop a deployment's processes. Each runs in a session of its own, detached
 from the command that started it (a deployment outlives `up`), with a clean environment: PATH
-plus its settings file, as a service manager's EnvironmentFile would give it. A pid file holds
+plus its settings file, as a service manager's EnvironmentFile would give it (and PYTHONPATH, when
+the caller runs the product from a checkout). A pid file holds
 its process id and start time, so `down` never signals a process that merely reused the id."""
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ def start(deployment: Deployment, service: str) -> None:
         return
     folder = deployment.folder(service)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": str(folder)}
+    # Where the product's code comes from, when it is not the installed package (a checkout's
+    # copy, e.g. the mutation lane's scratch copy): the same code as the command that started it.
+    env |= {
+        name: os.environ[name] for name in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE") if name in os.environ
+    }
     if service == "caddy":  # its autosave and certificates stay in the deployment's folder
         env |= {"XDG_CONFIG_HOME": str(folder / "config"), "XDG_DATA_HOME": str(folder / "data")}
     else:

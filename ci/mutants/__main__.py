@@ -104,7 +104,7 @@ def baseline_checks(mutants: list[Mutant], workers: int) -> list[Callable[[Scrat
 
 
 # Seconds a check of each kind takes when no earlier run says (a lane starts its stack first).
-_TYPICAL_S = {"post-merge": 25.0, "pr": 15.0, "a11y": 15.0}
+_TYPICAL_S = {"post-merge": 25.0, "pr": 15.0, "a11y": 15.0, "deployed": 30.0}
 
 
 def longest_first(mutants: list[Mutant], last_report: Path) -> list[Mutant]:

@@ -18,7 +18,7 @@ from typing import Literal
 from behave.parser import parse_file
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
-Lane = Literal["pr", "post-merge", "a11y"]
+Lane = Literal["pr", "post-merge", "a11y", "deployed"]
 
 
 class CatalogueError(ValueError):
@@ -66,8 +66,10 @@ def _check(raw: dict[str, object], where: str) -> Check:
         pytest=tuple(raw.get("pytest", ())),  # type: ignore[arg-type]
         lint=bool(raw.get("lint", False)),
     )
-    if check.lane not in (None, "pr", "post-merge", "a11y"):
-        raise CatalogueError(f"{where}: check.lane must be pr, post-merge or a11y, not {check.lane!r}")
+    if check.lane not in (None, "pr", "post-merge", "a11y", "deployed"):
+        raise CatalogueError(
+            f"{where}: check.lane must be pr, post-merge, a11y or deployed, not {check.lane!r}"
+        )
     if not (check.lane or check.pytest or check.lint):
         raise CatalogueError(f"{where}: check needs a lane, pytest node ids or lint = true")
     if (check.features or check.names) and not check.lane:

@@ -105,6 +105,9 @@ def lane_check(scratch: Scratch, check: Check, workers: int) -> list[str]:
         if check.lane == "post-merge":
             argv = [sys.executable, "-m", "ci.post_merge"]
             env = {"E2E_START_AGENT_BACKEND": "1"}
+        elif check.lane == "deployed":
+            argv = [sys.executable, "-m", "ci.deployed"]
+            env = {}
         else:
             argv = [sys.executable, "-m", "support.lanes", str(check.lane)]
             env = {}
