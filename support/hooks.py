@@ -28,7 +28,6 @@ from typing import Any
 from behave.model import Scenario, Step
 from behave.runner import Context
 from behave.step_registry import StepRegistry
-from behave.tag_expression import make_tag_expression
 from playwright.sync_api import Page, expect
 
 from support import step_checks
@@ -40,6 +39,7 @@ from support.parallel.link import WorkerLink
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
 from support.reports import (
+    Definition,
     LaneFailure,
     LaneReport,
     RunInfo,
@@ -50,10 +50,11 @@ from support.reports import (
     write_lane_reports,
     zero_scenarios_failure,
 )
+from support.scenario_record import Recorder, hook_definition, install, parameter_types, step_definitions
 from support.scenario_result import CheckFailure, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
-from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, LANES, MICROPHONE
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE, lane_folder_name, lane_name
 from support.tls import use_network_settings
 from support.ui.embedding_site import EMBEDDING_SITE
 from support.ui.loading import wait_until_loaded, wait_until_quiet
@@ -103,6 +104,7 @@ def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
 
 def before_all(context: Context) -> None:
     step_checks.install(_step_registry(context))  # a model call that misses its cassette fails its step
+    install(context)  # `context.recorder`: hooks, attachments and definitions for the reports
     # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     started_at = datetime.now(UTC)
@@ -127,6 +129,8 @@ def before_all(context: Context) -> None:
     if link is None:
         shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
     report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
+    if link is not None:  # the coordinator writes the lane's reports, with every worker's definitions
+        link.report_definitions([asdict(definition) for definition in _definitions(context)])
     console, browser = _start_target(settings, stack, report_dir, stages)
     console_url = console.base_url
     context.run = RunState(
@@ -156,6 +160,12 @@ def _step_registry(context: Context) -> StepRegistry:
     the steps live in the runner's."""
     registry: StepRegistry = context._runner.step_registry
     return registry
+
+
+def _definitions(context: Context) -> list[Definition]:
+    """The step definitions and parameter types behave loaded, and this module's scenario hooks."""
+    hooks = [hook_definition("Before", before_scenario), hook_definition("After", after_scenario)]
+    return [*parameter_types(), *step_definitions(_step_registry(context)), *hooks]
 
 
 def _start_target(
@@ -203,6 +213,13 @@ def _watch_page(page: Page, world: World) -> None:
 
 
 def before_scenario(context: Context, scenario: Scenario) -> None:
+    """A fresh signed-in browser context and World: the scenario's Before hook in the reports."""
+    recorder: Recorder = context.recorder
+    with recorder.hook("Before", before_scenario):
+        _open_scenario(context, scenario)
+
+
+def _open_scenario(context: Context, scenario: Scenario) -> None:
     run: RunState = context.run
     microphone = MICROPHONE in {f"@{tag}" for tag in scenario.effective_tags}
     browser_context = run.browser.new_context(run.storage_state, microphone=microphone)
@@ -246,17 +263,20 @@ def before_step(context: Context, step: Step) -> None:
 
 
 def after_scenario(context: Context, scenario: Scenario) -> None:
+    """Evidence, the after-scenario checks and cleanup (the scenario's After hook), then its row."""
     run: RunState = context.run
     world: World = context.world
+    recorder: Recorder = context.recorder
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
-    checks = _page_and_replay_checks(world, steps_passed=not steps_failed)
-    run.secrets |= world.secrets  # before any evidence is written
     attempt = run.link.current.attempt if run.link and run.link.current else 1
-    evidence = _evidence(run, world, scenario, attempt, failed=steps_failed or bool(checks))
-    world.browser_context.close()
-    cleanup_failures = world.cleanup.run()
-    if cleanup_failures:
-        checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
+    with recorder.hook("After", after_scenario):
+        checks = _page_and_replay_checks(world, steps_passed=not steps_failed)
+        run.secrets |= world.secrets  # before any evidence is written
+        evidence = _evidence(run, world, scenario, attempt, failed=steps_failed or bool(checks))
+        world.browser_context.close()
+        cleanup_failures = world.cleanup.run()
+        if cleanup_failures:
+            checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
     result = scenario_result(
         scenario,
         checks,
@@ -265,6 +285,7 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
         worker_id=run.settings.worker_id,
         attempt=attempt,
         started_at=world.started_at,
+        recorder=recorder,
     )
     run.results.append(result)
     if run.link is not None:
@@ -315,21 +336,6 @@ def _evidence(
     return {}
 
 
-def lane_name(tag_expression: str) -> str:
-    """The named lane whose tags behave ran with (however it was invoked), else the expression."""
-    if not tag_expression:
-        return "full"
-    for name, tags in LANES.items():
-        if tags and str(make_tag_expression(tags)) == tag_expression:
-            return name
-    return tag_expression
-
-
-def lane_folder_name(lane: str) -> str:
-    """A run with tags of its own (not a named lane) reports under `artifacts/adhoc/`."""
-    return lane if lane in LANES else "adhoc"
-
-
 def _lane_failures(run: RunState) -> list[LaneFailure]:
     failures = []
     try:
@@ -370,6 +376,7 @@ def after_all(context: Context) -> None:
             ),
             run.results,
             failures,
+            _definitions(context),
         )
         if run.link is None:
             paths = publish_lane(report, run.report_dir, run.settings.artifacts_dir, secrets=run.secrets)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from behave.cucumber_expression import StepMatcher4CucumberExpressions
@@ -41,6 +42,7 @@ class HookRun:
     error: str | None = None
     exception_type: str | None = None
     attachments: list[Attachment] = field(default_factory=list)
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 class Recorder(IFormatter):

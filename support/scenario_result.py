@@ -62,7 +62,7 @@ def scenario_result(
         evidence=evidence,
         worker_id=worker_id,
         attempt=attempt,
-        started_at=started_at.isoformat(),
+        started_at=min([started_at, *(run.started_at for run in hooks)]).isoformat(),  # its Before hooks'
     )
 
 

@@ -14,6 +14,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from behave.tag_expression import make_tag_expression
+
 CORE = "@core"
 PREPARED = "@prepared"
 EXTERNAL_MODEL = "@external-model"
@@ -240,3 +242,18 @@ REPLAYED_CALLS = StepNeeds((EXTERNAL_MODEL,), (), "reads what the record/replay 
 TEST_HOOKS = StepNeeds(
     (NEEDS_TEST_HOOKS,), (), "writes through the test seeding router, which deployments do not mount"
 )
+
+
+def lane_name(tag_expression: str) -> str:
+    """The named lane whose tags behave ran with (however it was invoked), else the expression."""
+    if not tag_expression:
+        return "full"
+    for name, tags in LANES.items():
+        if tags and str(make_tag_expression(tags)) == tag_expression:
+            return name
+    return tag_expression
+
+
+def lane_folder_name(lane: str) -> str:
+    """A run with tags of its own (not a named lane) reports under `artifacts/adhoc/`."""
+    return lane if lane in LANES else "adhoc"

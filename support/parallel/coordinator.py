@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from support.parallel.link import (
+    DEFINITIONS,
     LANE_FAILURE,
     NEXT,
     POOL_ADDRESS,
@@ -39,6 +40,7 @@ from support.parallel.progress import ResultPrinter
 from support.parallel.schedule import Estimates, Shard, load_durations
 from support.parallel.selection import select_scenarios
 from support.reports import (
+    Definition,
     LaneFailure,
     LaneReport,
     RunInfo,
@@ -106,6 +108,7 @@ class _Dispatch:
     holding: dict[str, Assignment | None] = field(default_factory=dict)
     results: list[ScenarioResult] = field(default_factory=list)
     lane_failures: list[LaneFailure] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)  # every worker's; LaneReport dedups
     unanswered: list[tuple[str, Assignment]] = field(default_factory=list)
     stopping: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -152,6 +155,9 @@ class _Dispatch:
         elif kind == LANE_FAILURE:
             with self.lock:
                 self.lane_failures.append(LaneFailure(**payload[0]))
+        elif kind == DEFINITIONS:
+            with self.lock:
+                self.definitions += [Definition(**definition) for definition in payload[0]]
         else:
             raise ValueError(f"unknown message kind {kind!r}")
 
@@ -220,6 +226,7 @@ def run_pool(
         _run_info(plan, settings, started_at, time.monotonic() - clock, count, stage_durations),
         sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt)),
         failures,
+        dispatch.definitions,
     )
     secrets = settings.secret_values()
     paths = publish_lane(report, folder, settings.artifacts_dir, secrets=secrets)

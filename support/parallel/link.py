@@ -46,6 +46,7 @@ def receive(connection: Connection) -> Any:
 NEXT = "next"
 RESULT = "result"
 LANE_FAILURE = "lane_failure"
+DEFINITIONS = "definitions"  # the step definitions and hooks the worker loaded, once, for the reports
 
 
 class WorkerLink:
@@ -75,6 +76,9 @@ class WorkerLink:
 
     def report_lane_failure(self, failure: dict[str, Any]) -> None:
         self._send(LANE_FAILURE, failure)
+
+    def report_definitions(self, definitions: list[dict[str, Any]]) -> None:
+        self._send(DEFINITIONS, definitions)
 
     def close(self) -> None:
         if self._connection is not None:
