@@ -25,17 +25,34 @@ def write_junit(report: LaneReport, folder: Path, *, secrets: Iterable[str] = ()
         for result in results:
             _case(suite, result, known)
     if report.lane_failures:
-        count = str(len(report.lane_failures))
-        suite = ET.SubElement(root, "testsuite", name="lane", tests=count, failures=count, errors="0")
-        for failure in report.lane_failures:
-            case = ET.SubElement(suite, "testcase", classname="lane", name=failure.kind)
-            text = failure.message + (f"\nFix: {failure.fix}" if failure.fix else "")
-            element = ET.SubElement(case, "failure", message=redact(failure.message.splitlines()[0], known))
-            element.text = redact(text, known)
+        _lane_suite(root, report, known)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{report.run.lane.replace('/', '-')}.xml"
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
     return path
+
+
+def _lane_suite(root: ET.Element, report: LaneReport, secrets: list[str]) -> None:
+    """Lane failures are found once the scenarios ran (leftovers, a dead worker): they take no time
+    of their own, and say so (`time="0.000"`), as readers that sum test times expect one."""
+    count = str(len(report.lane_failures))
+    suite = ET.SubElement(
+        root, "testsuite", name="lane", tests=count, failures=count, errors="0", skipped="0", time="0.000"
+    )
+    for failure in report.lane_failures:
+        case = ET.SubElement(suite, "testcase", classname="lane", name=failure.kind, time="0.000")
+        text = failure.message + (f"\nFix: {failure.fix}" if failure.fix else "")
+        message = redact(failure.message.splitlines()[0], secrets)
+        element = ET.SubElement(case, "failure", message=message, type=failure.kind)
+        element.text = redact(text, secrets)
+
+
+def _failure_type(result: ScenarioResult) -> str:
+    """The class of the exception that failed the scenario, else what failed it (`undefined`)."""
+    step = result.failing_step()
+    if step is None:
+        return result.status
+    return step.exception_type or step.status
 
 
 def _suite(root: ET.Element, feature_path: str, results: list[ScenarioResult]) -> ET.Element:
@@ -67,7 +84,8 @@ def _case(suite: ET.Element, result: ScenarioResult, secrets: list[str]) -> None
     elif result.failed:
         tag = "failure" if result.status == "failed" else "error"
         error = redact(result.error or result.status, secrets)
-        element = ET.SubElement(case, tag, message=error.splitlines()[0] if error else result.status)
+        first_line = error.splitlines()[0] if error else result.status
+        element = ET.SubElement(case, tag, message=first_line, type=_failure_type(result))
         element.text = error
     steps = "\n".join(
         f"{step.status:>9} {step.keyword} {redact(step.name, secrets)} ({step.duration_s:.2f}s)"

@@ -48,6 +48,28 @@ def test_junit_has_a_suite_per_feature_and_a_lane_suite_for_lane_failures(tmp_pa
     assert failed is not None and failed.text == "boom"
     lane_case = suites["lane"].find("testcase[@name='leftovers']/failure")
     assert lane_case is not None and "Fix: register a cleanup" in (lane_case.text or "")
+    assert lane_case.get("type") == "leftovers"
+    assert suites["lane"].get("time") == "0.000"
+    assert suites["lane"].find("testcase[@name='leftovers']").get("time") == "0.000"  # type: ignore[union-attr]
+
+
+def test_junit_failures_and_errors_name_the_exception_class(tmp_path: Path) -> None:
+    def failed(name: str, status: str, step_status: str, exception: str | None) -> ScenarioResult:
+        step = StepResult("When", "it runs", step_status, 0.1, "boom", exception_type=exception)
+        return ScenarioResult("Demo", "features/a.feature", name, 3, (), status, 1.0, [step], error="boom")  # type: ignore[arg-type]
+
+    results = [
+        failed("asserted", "failed", "failed", "AssertionError"),
+        failed("raised", "error", "error", "KeyError"),
+        failed("undefined", "error", "undefined", None),
+    ]
+    root = ET.parse(write_junit(LaneReport(run(), results), tmp_path)).getroot()
+    types = {case.get("name"): (case[0].tag, case[0].get("type")) for case in root.iter("testcase")}
+    assert types == {
+        "asserted": ("failure", "AssertionError"),
+        "raised": ("error", "KeyError"),
+        "undefined": ("error", "undefined"),
+    }
 
 
 def test_merging_shards_counts_every_scenario_once_and_keeps_their_evidence(tmp_path: Path) -> None:
