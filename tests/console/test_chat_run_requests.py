@@ -1,96 +1,32 @@
 """What the console sends the runtime, and how it copes when the runtime misbehaves. A fake
 runtime in this process records each run request and streams what the test scripts; the
 console runs in this process too, on a real socket, so the fake can call it back like the
-runtime does (knowledge retrieval with the run's token)."""
+runtime does (knowledge retrieval with the run's token); both in fake_runtime.py."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import socket
 import sqlite3
-import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, closing
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, CHAT_MODEL, PROVIDER_KEY
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from api_shortcuts import CHAT_MODEL, PROVIDER_KEY
+from fake_runtime import RUNTIME_TOKEN, Console, FakeRuntime, serve_console
 
 from agent_builder.console.app import create_app
 from agent_builder.console.chat_runs import runs as chat_runs
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.settings import ConfigError
 from support.replay.server import BackgroundServer
-from tests.console_api_setup import activate_model, indexed_document, publish_agent, signed_in, site_token
+from tests.console_api_setup import activate_model, indexed_document, publish_agent, site_token
 from tests.fakes.upstream import FakeUpstream
 from tests.sse_events import Event, read_events
-
-SHELLCTL_URL = "http://127.0.0.1:5004"
-RUNTIME_TOKEN = "console-tests-runtime-token"
-COMPLETED = (
-    "run.completed",
-    {"message": "Done.", "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
-)
-
-
-@dataclass
-class FakeRuntime:
-    """Answers `POST /runs` with `run.started`, then `before`, then (once `release` is set)
-    `after`; an `after` without a terminal event is a stream that breaks off."""
-
-    before: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    after: list[tuple[str, dict[str, Any]]] = field(default_factory=lambda: [COMPLETED])
-    refuse_with: int | None = None
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    authorizations: list[tuple[str, str | None]] = field(default_factory=list)  # (path, header)
-    started: threading.Event = field(default_factory=threading.Event)
-    release: threading.Event = field(default_factory=threading.Event)
-
-    def app(self) -> FastAPI:
-        app = FastAPI()
-
-        @app.post("/runs")
-        async def start_run(request: Request) -> Response:
-            self.authorizations.append((request.url.path, request.headers.get("authorization")))
-            self.runs.append(json.loads(await request.body()))
-            self.started.set()
-            if self.refuse_with:
-                return JSONResponse(
-                    {"code": "invalid_request", "message": "no"}, status_code=self.refuse_with
-                )
-            return StreamingResponse(self._events(self.runs[-1]["run_id"]), media_type="text/event-stream")
-
-        @app.post("/runs/{run_id}/cancel")
-        async def cancel_run(request: Request, run_id: str) -> Response:
-            # Never confirms (as if the run were ending anyway): the console cuts the stream itself.
-            self.authorizations.append((request.url.path, request.headers.get("authorization")))
-            return JSONResponse({"code": "run_not_found", "message": "no"}, status_code=404)
-
-        return app
-
-    async def _events(self, run_id: str) -> AsyncIterator[bytes]:
-        for name, data in [("run.started", {"run_id": run_id}), *self.before]:
-            yield f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
-        while not self.release.is_set():
-            await asyncio.sleep(0.01)
-        for name, data in self.after:
-            yield f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
-
-
-@dataclass(frozen=True)
-class Console:
-    url: str
-    api: httpx.Client  # signed in
-    public: httpx.Client
-    db_rows: Callable[[str], list[Any]]
 
 
 @pytest.fixture
@@ -105,27 +41,7 @@ def runtime() -> Iterator[tuple[FakeRuntime, str]]:
 def make_console(tmp_path: Path) -> Iterator[Callable[[str], Console]]:
     """Consoles on one database, served on real sockets, wired to the given runtime URL."""
     with ExitStack() as stack:
-
-        def make(runtime_url: str) -> Console:
-            app = create_app(
-                ConsoleConfig(
-                    db_path=tmp_path / "console.db",
-                    runtime_url=runtime_url,
-                    runtime_token=RUNTIME_TOKEN,
-                    shellctl_url=SHELLCTL_URL,
-                )
-            )
-            url = stack.enter_context(BackgroundServer(app)).url
-            api = stack.enter_context(signed_in(url, ADMIN_EMAIL, ADMIN_PASSWORD, timeout_s=10))
-            public = stack.enter_context(httpx.Client(base_url=url, headers={"Origin": url}, timeout=10))
-
-            def db_rows(sql: str) -> list[Any]:
-                with app.state.db.read() as conn:
-                    return conn.execute(sql).fetchall()
-
-            return Console(url, api, public, db_rows)
-
-        yield make
+        yield lambda runtime_url: serve_console(stack, tmp_path / "console.db", runtime_url)
 
 
 def model_of(console: Console, provider: FakeUpstream) -> dict[str, str]:
