@@ -79,6 +79,13 @@ class ConsoleConfig(ServiceSettings):
     max_agent_file_bytes: int = setting(2_097_152, "a positive integer", gt=0)
     # Voice input: a minute of 48 kHz 16-bit mono WAV is about 5.5 MiB.
     max_audio_bytes: int = setting(10_485_760, "a positive integer", gt=0)
+    # Chat (docs/console.md, "Chat"): replies in progress at once per web app visitor (and per
+    # service API key and `user`), per web app client address, and per agent over both surfaces;
+    # and the characters of earlier turns a run is sent, oldest turns dropped first.
+    max_runs_per_visitor: int = setting(2, "a positive integer", gt=0)
+    max_runs_per_client: int = setting(10, "a positive integer", gt=0)
+    max_runs_per_agent: int = setting(20, "a positive integer", gt=0)
+    max_history_chars: int = setting(32_000, "an integer >= 0", ge=0)
     # Security (docs/console.md, "Threat model"): the key(s) that encrypt stored secrets, newest
     # first (None: a key file beside the database); the Host names the console answers to besides
     # its own address and the public URL's host; the proxies whose X-Forwarded-* headers count.

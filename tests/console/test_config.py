@@ -27,6 +27,10 @@ _VARIABLES = (
     "SECRET_KEY",
     "ALLOWED_HOSTS",
     "TRUSTED_PROXIES",
+    "MAX_RUNS_PER_VISITOR",
+    "MAX_RUNS_PER_CLIENT",
+    "MAX_RUNS_PER_AGENT",
+    "MAX_HISTORY_CHARS",
 )
 
 
@@ -53,6 +57,10 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "secret_key": None,
         "allowed_hosts": ("localhost",),
         "trusted_proxies": (),
+        "max_runs_per_visitor": 2,
+        "max_runs_per_client": 10,
+        "max_runs_per_agent": 20,
+        "max_history_chars": 32_000,
     }
 
 
@@ -81,6 +89,15 @@ def test_variables_are_read_and_normalized(tmp_path: Path, monkeypatch: pytest.M
     )
 
 
+def test_the_chat_limits_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = {"MAX_RUNS_PER_VISITOR": "1", "MAX_RUNS_PER_CLIENT": "4", "MAX_RUNS_PER_AGENT": "50"}
+    for name, value in {**settings, "MAX_HISTORY_CHARS": "0"}.items():
+        monkeypatch.setenv(f"AGENT_BUILDER_{name}", value)
+    config = ConsoleConfig.load(db_path=tmp_path / "c.db")
+    limits = (config.max_runs_per_visitor, config.max_runs_per_client, config.max_runs_per_agent)
+    assert (limits, config.max_history_chars) == ((1, 4, 50), 0)
+
+
 @pytest.mark.parametrize("value", ["true", "yes", "0"])
 def test_only_1_enables_the_test_seed_router(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
@@ -96,6 +113,11 @@ def test_only_1_enables_the_test_seed_router(
         ("AGENT_BUILDER_SHELLCTL_URL", "ftp://shellctl", "must be an http(s):// URL, got 'ftp://shellctl'"),
         ("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "lots", "must be a positive integer, got 'lots'"),
         ("AGENT_BUILDER_MAX_AGENT_FILE_BYTES", "0", "must be a positive integer, got '0'"),
+        # A limit of no runs at all would switch chat off: that is the access switches' job.
+        ("AGENT_BUILDER_MAX_RUNS_PER_VISITOR", "0", "must be a positive integer, got '0'"),
+        ("AGENT_BUILDER_MAX_RUNS_PER_CLIENT", "many", "must be a positive integer, got 'many'"),
+        ("AGENT_BUILDER_MAX_RUNS_PER_AGENT", "-5", "must be a positive integer, got '-5'"),
+        ("AGENT_BUILDER_MAX_HISTORY_CHARS", "-1", "must be an integer >= 0, got '-1'"),
         # `*` would let a client name its own address (the sign-in throttle's key) in X-Forwarded-For.
         (
             "AGENT_BUILDER_TRUSTED_PROXIES",

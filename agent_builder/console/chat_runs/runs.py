@@ -1,6 +1,7 @@
-"""The runs in progress of one console: starting a reply (question stored once the runtime took
-the run), storing the reply however the run ends, Stop, and the knowledge tokens of running runs.
-Not here: the runtime's HTTP API (runtime_client.py), reading a run's events (relay.py)."""
+"""The runs in progress of one console: starting a reply (within the limits on runs at once, its
+question stored once the runtime took the run), storing the reply however the run ends, Stop,
+and the knowledge tokens of running runs. Not here: the runtime's HTTP API (runtime_client.py),
+reading a run's events (relay.py), what a run is counted against (limits.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import secrets
 import httpx
 from starlette.concurrency import run_in_threadpool
 
+from agent_builder.console.chat_runs.limits import RunLimits, Ticket
 from agent_builder.console.chat_runs.relay import ChatRun, Outcome, RunEnd, failure
 from agent_builder.console.chat_runs.runtime_client import (
     RUNTIME_TIMEOUT,
     RunSetup,
     Runtime,
+    fit_history,
     open_run,
     request_cancel,
     require_runtime_token,
@@ -55,6 +58,8 @@ class ChatRuns:
             if config.runtime_url is not None and config.runtime_token is not None
             else None
         )
+        self._history_chars = config.max_history_chars
+        self._limits = RunLimits(config)
         self._active: dict[str, ChatRun] = {}
         self._grants: dict[str, frozenset[str]] = {}  # knowledge token -> dataset ids
         self._drivers: set[asyncio.Task[None]] = set()
@@ -73,13 +78,32 @@ class ChatRuns:
         query: str,
         conversation_id: str | None,
         owner: Owner,
+        client: str | None = None,
     ) -> ChatRun:
-        """Start a reply: store the question once the runtime accepted the run. Raises ApiError
-        503 (no runtime, or it cannot be reached or refuses), 404 (conversation: unknown, or not
+        """Start a reply: store the question once the runtime accepted the run. `client` is the
+        web app client's address (limits.py). Raises ApiError 503 (no runtime, or it cannot be
+        reached or refuses), 429 (too many runs at once), 404 (conversation: unknown, or not
         `owner`'s), 409 (model)."""
         runtime = self._runtime
         if runtime is None:
             raise runtime_unavailable("no agent runtime is connected to this console")
+        ticket = self._limits.take(self._limits.limits(agent.id, source, owner, client))
+        try:
+            return await self._start(runtime, ticket, agent, source, query, conversation_id, owner)
+        except BaseException:
+            self._limits.give_back(ticket)
+            raise
+
+    async def _start(
+        self,
+        runtime: Runtime,
+        ticket: Ticket,
+        agent: ChatAgent,
+        source: Source,
+        query: str,
+        conversation_id: str | None,
+        owner: Owner,
+    ) -> ChatRun:
         setup = await run_in_threadpool(self._setup, agent, source, conversation_id, owner)
         message_id = new_id()
         question = _question(query, conversation_id or new_id(), agent.version)
@@ -103,7 +127,7 @@ class ChatRuns:
             raise
         run = ChatRun(message_id, question.conversation_id, agent.id, source, response)
         self._active[message_id] = run
-        driver = asyncio.create_task(self._drive(run, client, token, agent.version))
+        driver = asyncio.create_task(self._drive(run, client, token, agent.version, ticket))
         self._drivers.add(driver)
         driver.add_done_callback(self._drivers.discard)
         return run
@@ -114,6 +138,7 @@ class ChatRuns:
             if conversation_id
             else []
         )
+        history = fit_history(history, self._history_chars)
         ref = agent.config.model
         model = providers.model_endpoint(self._db, ref.provider_id, ref.name) if ref else None
         if model is None:
@@ -122,9 +147,15 @@ class ChatRuns:
         return RunSetup(history, model, web_search, env_vars.run_variables(self._db, agent.id))
 
     async def _drive(
-        self, run: ChatRun, client: httpx.AsyncClient, knowledge_token: str | None, agent_version: int | None
+        self,
+        run: ChatRun,
+        client: httpx.AsyncClient,
+        knowledge_token: str | None,
+        agent_version: int | None,
+        ticket: Ticket,
     ) -> None:
-        """Wait for the run to end, however it ends, then store the reply and hand it out."""
+        """Wait for the run to end, however it ends, then store the reply and hand it out. The
+        run's slots are given back once it is stored, before anyone hears that it ended."""
         try:
             outcome = await _outcome(run)
         finally:
@@ -151,6 +182,7 @@ class ChatRuns:
             logger.exception("run %s: the reply could not be stored", run.message_id)
             end = ErrorResponse(code="internal_error", message="The reply could not be stored.")
         self._active.pop(run.message_id, None)
+        self._limits.give_back(ticket)
         run.finish(end)
         logger.info(
             "run %s: %s%s",

@@ -66,6 +66,27 @@ class RunSetup:
     variables: env_vars.RunVariables
 
 
+def fit_history(history: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
+    """The newest turns of `history` whose messages hold at most `budget` characters together
+    (AGENT_BUILDER_MAX_HISTORY_CHARS): whole turns, a question with the replies after it, are
+    left out oldest first, so the model never sees a reply without its question. The current
+    question is not part of the history and never cut."""
+    turns: list[list[tuple[str, str]]] = []
+    for role, content in history:
+        if role == "user" or not turns:
+            turns.append([])
+        turns[-1].append((role, content))
+    kept: list[list[tuple[str, str]]] = []
+    used = 0
+    for turn in reversed(turns):
+        size = sum(len(content) for _, content in turn)
+        if used + size > budget:
+            break
+        kept.append(turn)
+        used += size
+    return [message for turn in reversed(kept) for message in turn]
+
+
 def run_request(
     agent: ChatAgent, message_id: str, question: ChatMessage, setup: RunSetup, knowledge_token: str | None
 ) -> runtime.RunRequest:

@@ -4,6 +4,7 @@ agent runtime (chat_runs); their event streams are documented in docs/console.md
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
@@ -42,6 +43,7 @@ from agent_builder.console.schemas.chat import (
     WebAppStreamEvent,
 )
 from agent_builder.console.schemas.errors import ErrorResponse
+from agent_builder.console.security.throttle import client_key
 from agent_builder.console.services import agents, api_keys, conversations
 from agent_builder.console.services.conversations import Owner
 from agent_builder.console.visitors import Visitor, known_visitor, visitor
@@ -72,7 +74,7 @@ web_app_router = APIRouter(prefix="/chat/{site_token}/api", tags=["web-app"], re
     response_class=StreamingResponse,  # no media type of its own: the docs below name it
     responses={
         **stream_docs(WebAppStreamEvent, "The reply as server-sent events (see WebAppStreamEvent)."),
-        **errors(409, 503),
+        **errors(409, 429, 503),
     },
 )
 async def send_web_app_message(
@@ -88,10 +90,13 @@ async def send_web_app_message(
     last `message_end` (the stored ChatMessage, status `completed`, `failed` with `error`, or
     `cancelled`) or `error` `{code, message}` when the reply could not be stored. Errors before
     the stream starts are JSON: 404 unknown conversation (or another visitor's), 409
-    `model_unavailable`, 503 `runtime_unavailable`. A conversation belongs to the visitor cookie
-    that started it; a first message without one sets it."""
+    `model_unavailable`, 429 `too_many_runs` (with `Retry-After`: the visitor, their network or
+    the agent has as many replies in progress as allowed), 503 `runtime_unavailable`. A
+    conversation belongs to the visitor cookie that started it; a first message without one sets
+    it. A reply goes on when its reader leaves (a reload shows it), and counts until it ends."""
     owner = Owner(guest.owner)
-    run = await runs.start(agent, "web_app", body.query, body.conversation_id, owner)
+    client = client_key(request.client.host if request.client else None)
+    run = await runs.start(agent, "web_app", body.query, body.conversation_id, owner, client)
     response = event_stream(chat_events(run))
     guest.remember(request, response)
     return response
@@ -174,11 +179,11 @@ def get_app_parameters(agent: ServiceAgent) -> AppParameters:
             ServiceApiStreamEvent,
             "Blocking: the answer as JSON. Streaming: server-sent events (see ServiceApiStreamEvent).",
         ),
-        **errors(404, 409, 502, 503),
+        **errors(404, 409, 429, 502, 503),
     },
 )
 async def send_chat_message(
-    body: ChatMessageRequest, caller: Caller, runs: RunsDep
+    body: ChatMessageRequest, caller: Caller, runs: RunsDep, request: Request
 ) -> ChatMessageResponse | StreamingResponse:
     """Ask the agent, in a new conversation or (with `conversation_id`) a stored one.
 
@@ -189,16 +194,18 @@ async def send_chat_message(
     `streaming` answers with server-sent events: `message` `{answer}` (the next piece of the
     answer), `tool_call` `{id, name, arguments}`, `tool_result` `{id, name, output, is_error}`,
     and last either `message_end` `{conversation_id, message_id, usage}` or `error`
-    `{code, message}`. Closing the stream early cancels the run.
+    `{code, message}`. Closing the stream early cancels the run; so does a blocking client that
+    goes away before its answer.
 
     Errors before any answer are JSON: 404 unknown conversation, 409 `model_unavailable`,
-    503 `runtime_unavailable`. A conversation belongs to the API key and `user` that started it:
-    continuing it with another key or user is a 404."""
+    429 `too_many_runs` (with `Retry-After`: this key and `user`, or the agent, has as many
+    replies in progress as allowed), 503 `runtime_unavailable`. A conversation belongs to the API
+    key and `user` that started it: continuing it with another key or user is a 404."""
     owner = Owner(caller.key_id, body.user)
     run = await runs.start(caller.agent, "service_api", body.query, body.conversation_id, owner)
     if body.response_mode == "streaming":
         return event_stream(_service_api_events(run))
-    end = await run.end()
+    end = await _end_unless_left(run, request)
     if isinstance(end, ChatMessage) and end.status == "completed" and end.usage is not None:
         return ChatMessageResponse(
             conversation_id=end.conversation_id,
@@ -210,6 +217,26 @@ async def send_chat_message(
         )
     error = _run_error(end)
     raise ApiError(502, error.code, error.message)
+
+
+async def _end_unless_left(run: ChatRun, request: Request) -> RunEnd:
+    """The run's end; a client that goes away before it cancels the run, as closing a stream
+    does (nobody is left to read the answer, and the run would hold its slots until it ended)."""
+    left = asyncio.create_task(_client_left(request))
+    ended = asyncio.ensure_future(run.end())
+    try:
+        await asyncio.wait({left, ended}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        left.cancel()
+    if not ended.done():
+        run.cancel()
+    return await ended
+
+
+async def _client_left(request: Request) -> None:
+    # The body has been read: the next message the server hands over is the disconnect.
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _service_api_events(run: ChatRun) -> AsyncIterator[bytes]:
