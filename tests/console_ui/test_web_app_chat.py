@@ -138,6 +138,43 @@ def test_a_provider_error_is_shown_and_the_composer_recovers(
     expect(log.get_by_role("article", name="Agent", exact=True).last).to_have_text("Chat agentWorking again.")
 
 
+def test_a_third_reply_at_once_is_refused_under_the_composer_and_sent_again_later(
+    visitor: Page, chat_stack: ChatStack, fake_upstream: FakeUpstream
+) -> None:
+    """Two replies in progress (one per tab of the same visitor) are the default limit: a third
+    question stays in the composer with the console's message, and goes out once one ended."""
+    agent = publish_agent(chat_stack.api, chat_stack.scripted_model)
+    fake_upstream.reply(Stall("First"), Stall("Second"), Text("Third, at last."))
+    tabs = [visitor, visitor.context.new_page(), visitor.context.new_page()]
+    for tab, (question, begins) in zip(tabs[:2], (("One", "First"), ("Two", "Second")), strict=True):
+        log = open_web_app(tab, agent)
+        ask(tab, question)  # into the conversation the first tab started (the tabs share it)
+        expect(log.get_by_role("article", name="Agent", exact=True).last).to_contain_text(begins)
+    third = tabs[2]
+    log = open_web_app(third, agent)
+    expect(third.get_by_role("button", name="Send")).to_be_enabled()
+    ask(third, "Three")
+    alert = third.locator("#composer-error")
+    expect(alert).to_have_text(
+        "Too many replies at once: you already have 2 in progress. Wait for one to finish, then send "
+        "your message again.Error code: too_many_runs"
+    )
+    expect(alert).to_have_attribute("role", "alert")
+    expect(third.get_by_label("Message")).to_have_value("Three")
+    expect_composer_ready(third)
+    expect(log.get_by_role("article", name="You").filter(has_text="Three")).to_have_count(0)
+
+    tabs[0].get_by_role("button", name="Stop").click()
+    expect(tabs[0].get_by_text("Stopped", exact=True)).to_be_visible()
+    third.get_by_role("button", name="Send").click()
+    expect(alert).to_be_hidden()
+    expect(log.get_by_role("article", name="Agent", exact=True).last).to_have_text(
+        "Chat agentThird, at last."
+    )
+    tabs[1].get_by_role("button", name="Stop").click()
+    expect(tabs[1].get_by_text("Stopped", exact=True)).to_be_visible()
+
+
 def test_without_a_runtime_the_web_app_says_chat_is_unavailable(
     page: Page, api: httpx.Client, active_model: dict
 ) -> None:

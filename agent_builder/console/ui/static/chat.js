@@ -21,6 +21,7 @@ const session = new ChatSession({
   controls: () => [newButton, ...suggestions, voiceButton].filter(Boolean),
   storageKey: `agent-builder.conversation.${siteToken}`,
   onConversation: (id) => { newButton.hidden = !id; },
+  composerAlert: byId('composer-error'),
 });
 
 bindComposer(session, suggestions);

@@ -5,15 +5,17 @@
 import { h } from './dom.js';
 
 export class ChatError extends Error {
-  constructor(code, message) {
+  constructor(code, message, status = 0) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }
 
 async function responseError(response) {
   const body = await response.json().catch(() => null);
-  return new ChatError(body?.code || 'http_error', body?.message || `Request failed (HTTP ${response.status}).`);
+  return new ChatError(body?.code || 'http_error', body?.message || `Request failed (HTTP ${response.status}).`,
+    response.status);
 }
 
 export function errorAlert(code, message) {
@@ -143,11 +145,14 @@ async function* readEvents(response) {
 // localStorage, so a reload restores it. `controls()` are disabled while a reply streams;
 // `beforeSend()` runs (awaited) before each question goes out; `onConversation(id | null)` hears
 // when the conversation starts or is forgotten, `onIdle()` when a reply ended, however it ended.
+// `composerAlert` (optional) is where a question refused for now (429: too many replies at once)
+// says why; the question then goes back into the composer instead of into the log.
 export class ChatSession {
   constructor({ apiBase, agentName, log, form, input, sendButton, stopButton, controls = () => [], storageKey,
-    scroller = null, beforeSend = async () => {}, onConversation = () => {}, onIdle = () => {} }) {
+    scroller = null, beforeSend = async () => {}, onConversation = () => {}, onIdle = () => {},
+    composerAlert = null }) {
     Object.assign(this, { apiBase, agentName, log, form, input, sendButton, stopButton, controls, storageKey });
-    Object.assign(this, { beforeSend, onConversation, onIdle });
+    Object.assign(this, { beforeSend, onConversation, onIdle, composerAlert });
     this.scroll = follower(scroller);
     this.conversationId = localStorage.getItem(storageKey);
     this.streaming = null; // while a reply streams: {messageId (once named), stopRequested}
@@ -196,7 +201,9 @@ export class ChatSession {
   }
 
   async send(query) {
-    this.append(userMessage(query));
+    const question = userMessage(query);
+    this.append(question);
+    this.showComposerAlert(null);
     this.setStreaming(true);
     const reply = new AgentMessage(this.agentName, this.scroll);
     try {
@@ -215,12 +222,26 @@ export class ChatSession {
     } catch (err) {
       const error = err instanceof ChatError ? err : new ChatError('stream_interrupted', 'The reply was interrupted.');
       if (reply.el.isConnected) reply.fail(error);
-      else this.append(errorAlert(error.code, error.message));
+      else if (error.status === 429 && this.composerAlert) {
+        // Not stored, not sent: the question waits in the composer to be sent again.
+        question.remove();
+        if (!this.input.value.trim()) this.input.value = query;
+        this.showComposerAlert(error);
+      } else this.append(errorAlert(error.code, error.message));
     } finally {
       this.setStreaming(false);
       this.input.focus();
       this.onIdle();
     }
+  }
+
+  // Says why the last question was not sent (null: hides the alert).
+  showComposerAlert(error) {
+    if (!this.composerAlert) return;
+    this.composerAlert.replaceChildren(...(error ? errorAlert(error.code, error.message).childNodes : []));
+    if (error) this.composerAlert.dataset.code = error.code;
+    else delete this.composerAlert.dataset.code;
+    this.composerAlert.hidden = !error;
   }
 
   // Renders the reply's events; true once its stored message arrived.
