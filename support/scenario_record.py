@@ -68,6 +68,9 @@ class Recorder(IFormatter):
             self._attachments[id(step)] = self._running
         self._running = None
 
+    def close(self) -> None:
+        """Nothing to write: the hooks make the reports (IFormatter's own raises)."""
+
     def embedding(self, mime_type: str, data: bytes | str) -> None:
         """`context.attach(media_type, data)`: text as is, bytes base64-encoded."""
         self.attach(data, mime_type)
