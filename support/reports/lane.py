@@ -6,12 +6,12 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from support.reports.cucumber_json import write_cucumber_json
 from support.reports.cucumber_messages import write_cucumber_messages
-from support.reports.html_report import write_html
+from support.reports.html_report import render, write_html
 from support.reports.json_report import write_json
 from support.reports.junit_report import write_junit
 from support.reports.model import LaneFailure, LaneReport, RunInfo
@@ -103,8 +103,9 @@ def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
 
 
 def write_index(artifacts_dir: Path) -> Path:
-    """artifacts/index.html: a link to every lane report in the folder, with its outcome."""
-    rows = []
+    """artifacts/index.html: a link to every lane report in the folder, with its outcome and when
+    it ran, in words a person reads."""
+    lanes = []
     for path in sorted(artifacts_dir.glob("*/report.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         if "scenarios" not in document:
@@ -115,18 +116,19 @@ def write_index(artifacts_dir: Path) -> Path:
         counts = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items())) or "none ran"
         if failures:
             counts += f", {failures} lane failure(s)"
-        lane = path.parent.name
-        rows.append(
-            f'<tr><td><a href="{escape(lane)}/report.html">{escape(lane)}</a></td>'
-            f"<td>{'FAILED' if bad else 'passed'}</td><td>{escape(counts)}</td>"
-            f"<td>{escape(document['run']['started_at'])}</td></tr>"
+        run = document["run"]
+        lanes.append(
+            {
+                "name": path.parent.name,
+                "href": f"{quote(path.parent.name)}/report.html",
+                "outcome": "FAILED" if bad else "passed",
+                "counts": counts,
+                "started_at": run["started_at"],
+                "duration_s": run.get("duration_s", 0.0),
+                "workers": run.get("workers", 1),
+            }
         )
     index = artifacts_dir / "index.html"
     index.parent.mkdir(parents=True, exist_ok=True)
-    index.write_text(
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acceptance lanes</title></head>'
-        "<body><h1>Acceptance lanes</h1><table><thead><tr><th>Lane</th><th>Outcome</th><th>Scenarios</th>"
-        f"<th>Started</th></tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n",
-        encoding="utf-8",
-    )
+    index.write_text(render("index.html", lanes=lanes), encoding="utf-8")
     return index

@@ -130,6 +130,7 @@ def run_sample(sample: str, folder: Path) -> Path:
         command, check=False, cwd=folder, env=env, capture_output=True, text=True, timeout=120
     )
     assert (report_dir / "cucumber-messages.ndjson").is_file(), ran.stdout + ran.stderr
+    assert "Traceback" not in ran.stdout + ran.stderr, ran.stdout + ran.stderr  # behave itself did not crash
     return report_dir
 
 

@@ -117,6 +117,9 @@ def test_the_index_lists_every_lane_with_its_outcome(tmp_path: Path) -> None:
     (tmp_path / "mutants").mkdir()
     (tmp_path / "mutants" / "report.json").write_text('{"wall_s": 1.0, "mutants": []}')  # no lane's
     html = write_index(tmp_path).read_text()
-    assert 'href="pr/report.html">pr</a></td><td>passed' in html
-    assert 'href="post-merge/report.html">post-merge</a></td><td>FAILED' in html
+    assert 'href="pr/report.html">pr</a></td><td class="passed">passed' in html
+    assert 'href="post-merge/report.html">post-merge</a></td><td class="FAILED">FAILED' in html
+    # When and how long, as a person reads them (the ISO time stays machine-readable).
+    assert '<time datetime="2026-01-01T00:01:00+00:00">2026-01-01 00:01:00 UTC</time>' in html
+    assert '<td class="num">10.0s</td><td class="num">2</td>' in html
     assert "mutants" not in html

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from support.reports import (
+    Attachment,
+    Definition,
     LaneFailure,
     LaneReport,
     RunInfo,
@@ -81,8 +83,26 @@ def test_json_round_trips(tmp_path: Path, evidence_dir: Path) -> None:
     path = tmp_path / "artifacts" / "report.json"
     written = results(evidence_dir)
     failures = [LaneFailure("leftovers", "agent E2E-x left behind", "register a cleanup")]
-    write_json(LaneReport(RUN, written, failures), path)
-    assert read_json(path) == LaneReport(RUN, written, failures)
+    definitions = [
+        Definition("step", "I publish {string}", "steps/publish.py:12"),
+        Definition("step", "a (.*) step", "steps/any.py:3", regex=True),
+        Definition("before", "before_scenario", "support/hooks.py:215"),
+        Definition("parameter-type", "flight", "steps/flights.py:9", patterns=["([A-Z]{3})-([A-Z]{3})"]),
+    ]
+    written[1] = replace(
+        written[1],
+        steps=[
+            replace(
+                step,
+                exception_type="AssertionError",
+                source="steps/x.py:4",
+                attachments=[Attachment("text/plain", "hi")],
+            )
+            for step in written[1].steps
+        ],
+    )
+    write_json(LaneReport(RUN, written, failures, definitions), path)
+    assert read_json(path) == LaneReport(RUN, written, failures, definitions)
 
 
 def test_html_is_self_contained_with_embedded_screenshot(tmp_path: Path, evidence_dir: Path) -> None:
@@ -193,3 +213,19 @@ def test_html_shows_a_step_error_once_unless_it_differs(tmp_path: Path, evidence
     write_html(LaneReport(RUN, hygiene), tmp_path / "differs.html")
     html = (tmp_path / "differs.html").read_text()
     assert html.count("AssertionError: expected Saved") == 2 and "uncaught page error: boom" in html
+
+
+def test_attachments_are_inline_and_their_text_redacted(tmp_path: Path, evidence_dir: Path) -> None:
+    note = Attachment("text/plain", f"signed in with {SECRET_ERROR}")
+    image = Attachment("image/png", base64.b64encode(PNG).decode(), "base64", "shot.png")
+    step = StepResult("When", "it attaches", "passed", 0.1, attachments=[note, image])
+    written = [replace(results(evidence_dir)[0], steps=[step])]
+    write_html(LaneReport(RUN, written), tmp_path / "report.html", secrets=KNOWN)
+    write_json(LaneReport(RUN, written), tmp_path / "report.json", secrets=KNOWN)
+    html = (tmp_path / "report.html").read_text()
+    assert f'src="data:image/png;base64,{base64.b64encode(PNG).decode()}"' in html
+    assert "signed in with login failed for password [REDACTED]" in html
+    [kept] = read_json(tmp_path / "report.json").results
+    assert kept.steps[0].attachments[1] == image  # bytes are kept whole
+    for text in (html, (tmp_path / "report.json").read_text()):
+        assert not any(leak in text for leak in LEAKS)
