@@ -84,6 +84,7 @@ def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem]
     if feature is None:
         return [], 0
     problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)
+    problems += _placeholder_problems(shown, feature)
     cases = list(_cases(feature["children"], _tag_names(feature), ()))
     for case in cases:
         problems += case_problems(shown, case, steps)
@@ -146,6 +147,48 @@ def _duplicate_names(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
         else:
             first_line[name] = line
     return problems
+
+
+def _placeholder_problems(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
+    """A `<placeholder>` in an outline's steps, tables or doc strings that no column of an
+    Examples block provides: behave runs that block with the literal `<text>`."""
+    problems = []
+    for scenario in _scenarios(feature["children"]):
+        for block in scenario.get("examples", ()):
+            header = [cell["value"] for cell in block.get("tableHeader", {}).get("cells", ())]
+            if not header:
+                continue
+            for line, name in _placeholders(scenario["steps"]):
+                if name not in header:
+                    problems.append(_unknown_placeholder(shown, line, name, header, block))
+    return problems
+
+
+def _placeholders(raw_steps: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, str]]:
+    """(line, name) of every `<name>` in the steps' texts, table cells and doc strings."""
+    for raw in raw_steps:
+        texts = [(raw["location"]["line"], raw["text"])]
+        for row in raw.get("dataTable", {}).get("rows", ()):
+            texts += [(row["location"]["line"], cell["value"]) for cell in row["cells"]]
+        if "docString" in raw:
+            first = raw["docString"]["location"]["line"] + 1
+            texts += list(enumerate(raw["docString"]["content"].split("\n"), start=first))
+        for line, text in texts:
+            yield from ((line, match[1]) for match in _PLACEHOLDER.finditer(text))
+
+
+def _unknown_placeholder(
+    shown: str, line: int, name: str, header: list[str], block: Mapping[str, Any]
+) -> Problem:
+    close = difflib.get_close_matches(name, header, n=1)
+    hint = f"did you mean <{close[0]}>? " if close else ""
+    columns = ", ".join(header)
+    message = (
+        f"<{name}> is not a column of the Examples on line {block['location']['line']} (its columns: "
+        f"{columns}), so behave would run the step with the literal text <{name}>; {hint}"
+        "rename the placeholder to a column, or add the column to the Examples"
+    )
+    return Problem(shown, line, "unknown-placeholder", message)
 
 
 def _cases(

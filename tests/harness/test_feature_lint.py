@@ -244,6 +244,36 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             ("core-exclusive", "Scenario Outline:"),
         ),
         case(
+            # Every Examples block is checked against its own columns; steps, cells and doc strings.
+            "outline_placeholder_no_column_provides",
+            """
+            @core
+            Feature: Roster
+              Scenario Outline: Open <name>
+                When I open the agent "<nmae>"
+                  | <state> |
+                Then the agent is listed
+                  \"\"\"
+                  <name> and <colour>
+                  \"\"\"
+
+                Examples:
+                  | name | state |
+                  | a    | b     |
+
+                Examples:
+                  | name |
+                  | c    |
+            """,
+            ("unknown-placeholder", '"<nmae>"'),
+            ("unknown-placeholder", '"<nmae>"'),
+            ("unknown-placeholder", "| <state> |"),
+            ("unknown-placeholder", "<colour>"),
+            ("unknown-placeholder", "<colour>"),
+            message="<nmae> is not a column of the Examples on line 11 (its columns: name, state), so behave "
+            "would run the step with the literal text <nmae>; did you mean <name>?",
+        ),
+        case(
             # The undefined Background step is reported once, not per scenario; the fixture is satisfied.
             "background_steps_count_for_every_scenario",
             """
