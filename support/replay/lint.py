@@ -7,6 +7,9 @@ Rules:
 - `replay-cassette-shared`: two scenarios map to one cassette path (e.g. an outline whose name has
   no `<placeholder>`), so recording one overwrites the other;
 - `replay-cassette-missing`: an `@external-model` scenario without a cassette (replay mode only);
+- `replay-cassette-empty`: a cassette that recorded no call, for a scenario that sets no provider
+  fault (a fault answers the call instead of the cassette): the scenario calls nothing at run time,
+  so it is `@prepared` (e.g. it only selects or saves a model), not `@external-model`;
 - `replay-prompt-drift`: a user prompt the cassette recorded no longer appears in the scenario's
   text, or no longer in the recorded order (every prompt, in order: turn 2 of a two-turn scenario
   counts as much as turn 1). A prompt must be inside a step text, doc string or table cell of
@@ -38,6 +41,12 @@ EXTERNAL_MODEL_TAG = "@external-model"
 EXTERNAL_TAGS = frozenset({EXTERNAL_MODEL_TAG, "@external-tool"})
 _QUOTED = re.compile(r'"([^"]*)"')
 _MIN_WRAPPED = 8
+# The fault steps (steps/model_faults.py) that answer a call themselves, so it is never recorded.
+_FAULT_STEP = re.compile(r"the model provider (?:fails|stalls) the next ")
+_PREPARED_HINT = (
+    "a scenario that makes no model or tool call at run time (e.g. one that only selects or saves a "
+    "model) is @prepared, not @external-model"
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,7 @@ class _Scenario:
     tags: frozenset[str]
     texts: tuple[str, ...]  # step texts, doc strings, table cells: the prompt may sit inside one
     quoted: tuple[str, ...]  # quoted strings and doc strings: one may sit inside a wrapped prompt
+    faulted: bool = False  # a step sets a provider fault that answers a call instead of the cassette
 
 
 Owners = dict[PurePosixPath, list[_Scenario]]
@@ -120,6 +130,9 @@ def _cassette_problems(
         if not scenarios:
             problems.append(_orphan(features_dir, path, relative, cassette))
             continue
+        if not cassette.entries:
+            problems.extend(_empty(path, scenario) for scenario in scenarios if not scenario.faulted)
+            continue
         problems.extend(drift for scenario in scenarios if (drift := _prompt_drift(path, cassette, scenario)))
     return problems
 
@@ -135,6 +148,20 @@ def _orphan(features_dir: Path, path: Path, relative: PurePosixPath, cassette: C
     )
 
 
+def _empty(path: Path, scenario: _Scenario) -> Problem:
+    external = " ".join(sorted(scenario.tags & EXTERNAL_TAGS))
+    location = f"{scenario.file}:{scenario.line}"
+    return Problem(
+        str(scenario.file),
+        scenario.line,
+        "replay-cassette-empty",
+        f'{path} holds no call: "{scenario.name}" made no model or tool call when it was recorded; '
+        f"{_PREPARED_HINT}: replace {external} with @prepared and delete the cassette. If it should call "
+        f"the model, the call never happened: fix the steps, then re-record: "
+        f"{rerecord_command(scenario.name, location)}",
+    )
+
+
 def _missing(cassettes_dir: Path, owners: Owners) -> list[Problem]:
     return [
         Problem(
@@ -142,7 +169,8 @@ def _missing(cassettes_dir: Path, owners: Owners) -> list[Problem]:
             scenario.line,
             "replay-cassette-missing",
             f'"{scenario.name}" is {EXTERNAL_MODEL_TAG} but has no cassette {cassettes_dir / path}; '
-            f"record it: {rerecord_command(scenario.name, f'{scenario.file}:{scenario.line}')}",
+            f"record it: {rerecord_command(scenario.name, f'{scenario.file}:{scenario.line}')}; "
+            f"but {_PREPARED_HINT}",
         )
         for path, scenarios in owners.items()
         for scenario in scenarios
@@ -156,6 +184,7 @@ def _scenarios(feature: Path) -> Iterator[_Scenario]:
     for pickle in Compiler().compile(document):
         texts: list[str] = []
         quoted: list[str] = []
+        faulted = any(_FAULT_STEP.match(step["text"]) for step in pickle["steps"])
         for step in pickle["steps"]:
             texts.append(step["text"])
             quoted.extend(_QUOTED.findall(step["text"]))
@@ -172,6 +201,7 @@ def _scenarios(feature: Path) -> Iterator[_Scenario]:
             tags=frozenset(tag["name"] for tag in pickle["tags"]),
             texts=tuple(_squash(text) for text in texts),
             quoted=tuple(_squash(text) for text in quoted if len(_squash(text)) >= _MIN_WRAPPED),
+            faulted=faulted,
         )
 
 

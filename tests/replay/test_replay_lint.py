@@ -88,7 +88,9 @@ def test_consistent_tree_only_reports_the_missing_cassette(tree: tuple[Path, Pat
     assert str(problems[0]) == (
         f'{features}/agent/chat.feature:22: replay-cassette-missing: "Nothing recorded yet" is @external-model but '
         f"has no cassette {cassettes}/agent/chat/nothing-recorded-yet.json; "
-        "record it: make record-cassettes ARGS='-n \"Nothing recorded yet\"'"
+        "record it: make record-cassettes ARGS='-n \"Nothing recorded yet\"'; but a scenario that makes no "
+        "model or tool call at run time (e.g. one that only selects or saves a model) is @prepared, not "
+        "@external-model"
     )
 
 
@@ -150,6 +152,36 @@ def test_prompts_out_of_their_recorded_order_drift(tree: tuple[Path, Path]) -> N
         'user prompt 2 "And the capital of Spain?", which now comes before an earlier prompt'
         in problem.message
     )
+
+
+def test_an_empty_cassette_means_the_scenario_is_prepared(tree: tuple[Path, Path]) -> None:
+    # Recording a scenario that only selects a model writes a cassette with no call in it.
+    features, cassettes = tree
+    write(cassettes, "agent/chat/nothing-recorded-yet.json")
+    [problem] = check_cassettes(features, cassettes, "replay")
+    assert (Path(problem.path).name, problem.line, problem.rule) == (
+        "chat.feature",
+        22,
+        "replay-cassette-empty",
+    )
+    assert "made no model or tool call when it was recorded" in problem.message
+    assert (
+        "is @prepared, not @external-model: replace @external-model with @prepared and delete"
+        in problem.message
+    )
+
+
+def test_an_empty_cassette_of_a_scenario_whose_call_a_fault_answers_is_fine(tree: tuple[Path, Path]) -> None:
+    features, cassettes = tree
+    feature = features / "agent" / "chat.feature"
+    for fault in ("fails the next call with status 500", "stalls the next call"):
+        feature.write_text(
+            FEATURE.replace(
+                'When I send "hello"', f'Given the model provider {fault}\n    When I send "hello"'
+            )
+        )
+        write(cassettes, "agent/chat/nothing-recorded-yet.json")
+        assert check_cassettes(features, cassettes, "replay") == []
 
 
 def test_malformed_cassette_names_file_line_and_reason(tree: tuple[Path, Path]) -> None:
