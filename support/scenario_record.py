@@ -31,10 +31,13 @@ from cucumber_expressions.parameter_type_registry import ParameterTypeRegistry
 
 from support.reports import Attachment, Definition
 
+RUN_HOOKS = ("BeforeAll", "AfterAll")  # behave's before_all/after_all; "Before", "After": a scenario's
+_KINDS = {"Before": "before", "After": "after", "BeforeAll": "before-all", "AfterAll": "after-all"}
+
 
 @dataclass
 class HookRun:
-    keyword: str  # "Before" or "After"
+    keyword: str  # "Before", "After", "BeforeAll" or "AfterAll"
     name: str
     source: str  # `path:line` of the hook function
     status: str = "passed"  # or "failed", "skipped"
@@ -51,6 +54,7 @@ class Recorder(IFormatter):
     name = "record"
 
     def __init__(self) -> None:
+        self.run_hooks: list[HookRun] = []  # the run's (BeforeAll, AfterAll), kept across scenarios
         self.hooks: list[HookRun] = []
         self._attachments: dict[int, list[Attachment]] = {}  # id(step) -> what it attached
         self._running: list[Attachment] | None = None  # where an attachment made now belongs
@@ -94,7 +98,7 @@ class Recorder(IFormatter):
     def hook(self, keyword: str, function: Callable[..., Any], name: str | None = None) -> Iterator[HookRun]:
         """Run a hook's body inside: its time, outcome and attachments are kept; an exception goes on."""
         run = HookRun(keyword, function.__name__ if name is None else name, source_of(function))
-        self.hooks.append(run)
+        (self.run_hooks if keyword in RUN_HOOKS else self.hooks).append(run)
         outer, self._running = self._running, run.attachments
         started = time.perf_counter()
         try:
@@ -110,7 +114,7 @@ class Recorder(IFormatter):
     def skipped(self, keyword: str, function: Callable[..., Any], name: str | None = None) -> HookRun:
         """A hook that did not run because an earlier one skipped the scenario."""
         run = HookRun(keyword, function.__name__ if name is None else name, source_of(function), "skipped")
-        self.hooks.append(run)
+        (self.run_hooks if keyword in RUN_HOOKS else self.hooks).append(run)
         return run
 
 
@@ -151,8 +155,7 @@ def step_definitions(registry: StepRegistry) -> list[Definition]:
 
 
 def hook_definition(keyword: str, function: Callable[..., Any], name: str | None = None) -> Definition:
-    kind = "before" if keyword == "Before" else "after"
-    return Definition(kind, function.__name__ if name is None else name, source_of(function))
+    return Definition(_KINDS[keyword], function.__name__ if name is None else name, source_of(function))  # type: ignore[arg-type]
 
 
 def parameter_types() -> list[Definition]:

@@ -42,9 +42,9 @@ def scenario_result(
     error = scenario_error(scenario, registry) if steps_failed else None
     if checks or failed_hooks:
         error = "\n".join(filter(None, [error, *failed_hooks, *(message for _, message in checks)]))
-    steps = [_hook(run) for run in hooks if run.keyword == "Before"]
+    steps = [hook_result(run) for run in hooks if run.keyword == "Before"]
     steps += [_step(step, registry, recorder) for step in scenario.all_steps]
-    steps += [_hook(run) for run in hooks if run.keyword != "Before"]
+    steps += [hook_result(run) for run in hooks if run.keyword != "Before"]
     steps += [StepResult("After", name, "failed", 0.0, message, hook=True) for name, message in checks]
     if recorder and recorder.stray() and steps:
         steps[-1] = replace(steps[-1], attachments=[*steps[-1].attachments, *recorder.stray()])
@@ -85,7 +85,8 @@ def _step(step: Step, registry: StepRegistry, recorder: Recorder | None) -> Step
     )
 
 
-def _hook(run: HookRun) -> StepResult:
+def hook_result(run: HookRun) -> StepResult:
+    """A hook's run as a report entry (a scenario's, or the run's own: LaneReport.run_hooks)."""
     attachments: list[Attachment] = run.attachments
     return StepResult(
         run.keyword,

@@ -14,7 +14,13 @@ import cucumber_messages as cm
 
 from support.reports.model import Attachment, Definition, ScenarioResult, StepResult
 
-_HOOK_TYPE = {"before": cm.HookType.before_test_case, "after": cm.HookType.after_test_case}
+_HOOK_TYPE = {
+    "before": cm.HookType.before_test_case,
+    "after": cm.HookType.after_test_case,
+    "before-all": cm.HookType.before_test_run,
+    "after-all": cm.HookType.after_test_run,
+}
+_HOOK_KIND = {"Before": "before", "After": "after", "BeforeAll": "before-all", "AfterAll": "after-all"}
 _DECORATOR = {
     cm.PickleStepType.context: "given",
     cm.PickleStepType.action: "when",
@@ -33,14 +39,19 @@ def source_reference(source: str | None) -> cm.SourceReference:
 
 
 def hook_key(keyword: str, name: str, source: str | None) -> tuple[str, str, str]:
-    return ("before" if keyword == "Before" else "after", name, source or "support/hooks.py")
+    return (_HOOK_KIND.get(keyword, "after"), name, source or "support/hooks.py")
 
 
 class Glue:
     """Ids for the run's definitions: those it declared, and any a result names that it did not
     (a report from before definitions were kept, or an after-scenario check)."""
 
-    def __init__(self, definitions: Iterable[Definition], results: Iterable[ScenarioResult]) -> None:
+    def __init__(
+        self,
+        definitions: Iterable[Definition],
+        results: Iterable[ScenarioResult],
+        run_hooks: Iterable[StepResult] = (),
+    ) -> None:
         self.steps: dict[str, tuple[str, Definition]] = {}  # source -> (id, definition)
         self.hooks: dict[tuple[str, str, str], str] = {}  # hook_key -> id
         hooks: dict[tuple[str, str, str], None] = {}
@@ -48,8 +59,10 @@ class Glue:
         for definition in definitions:
             if definition.kind == "step":
                 self.steps.setdefault(definition.source, (f"step-definition-{len(self.steps)}", definition))
-            elif definition.kind in ("before", "after"):
+            elif definition.kind in _HOOK_TYPE:
                 hooks[(definition.kind, definition.text, definition.source)] = None
+        for hook in run_hooks:
+            hooks[hook_key(hook.keyword, hook.name, hook.source)] = None
         for result in results:
             for step in result.steps:
                 if step.hook:

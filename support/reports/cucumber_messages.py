@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import platform
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import cucumber_messages as cm
 
-from support.reports.cucumber_glue import Glue, attachment, evidence_attachments, suggestion
+from support.reports.cucumber_glue import Glue, attachment, evidence_attachments, hook_key, suggestion
 from support.reports.gherkin_source import Json, Sources, pickle_of, read_sources, started, step_starts
 from support.reports.model import Attachment, LaneReport, ScenarioResult, StepResult
 from support.reports.redact import redact_json
@@ -86,7 +86,7 @@ def envelopes(report: LaneReport, report_dir: Path | None = None) -> Iterator[cm
         )
     pickles = [_pickle(sources, result) for result in report.results]
     yield from (cm.Envelope(pickle=pickle) for pickle in {p.id: p for p in pickles}.values())
-    glue = Glue(report.definitions, report.results)
+    glue = Glue(report.definitions, report.results, report.run_hooks)
     yield from glue.envelopes()
     run_id = f"run-{report.run.run_id}"
     yield cm.Envelope(
@@ -96,10 +96,43 @@ def envelopes(report: LaneReport, report_dir: Path | None = None) -> Iterator[cm
         _test_case(index, result, pickle, glue, run_id)
         for index, (result, pickle) in enumerate(zip(report.results, pickles, strict=True))
     ]
+    before_all = [hook for hook in report.run_hooks if hook.keyword != "AfterAll"]
+    moment = yield from _run_hooks(before_all, glue, run_id, _at(report.run.started_at), "before-all")
     yield from (cm.Envelope(test_case=case) for case in cases)
     for result, pickle, case in zip(report.results, pickles, cases, strict=True):
-        yield from _test_case_run(report, result, pickle, case, report_dir)
+        moment = max(moment, (yield from _test_case_run(report, result, pickle, case, report_dir)))
+    after_all = [hook for hook in report.run_hooks if hook.keyword == "AfterAll"]
+    yield from _run_hooks(after_all, glue, run_id, moment, "after-all")
     yield cm.Envelope(test_run_finished=_finished(report, run_id))
+
+
+def _run_hooks(
+    hooks: list[StepResult], glue: Glue, run_id: str, start: datetime, prefix: str
+) -> Generator[cm.Envelope, None, datetime]:
+    """behave's before_all/after_all as test run hooks, one after the other from `start`; returns
+    when the last one finished."""
+    for index, hook in enumerate(hooks):
+        started_id = f"{prefix}-{index}"
+        hook_id = glue.hooks[hook_key(hook.keyword, hook.name, hook.source)]
+        yield cm.Envelope(
+            test_run_hook_started=cm.TestRunHookStarted(
+                hook_id=hook_id, id=started_id, test_run_started_id=run_id, timestamp=timestamp(start)
+            )
+        )
+        for item in hook.attachments:
+            yield cm.Envelope(
+                attachment=cm.Attachment(
+                    **attachment(item),  # type: ignore[arg-type]
+                    test_run_hook_started_id=started_id,
+                    timestamp=timestamp(start),
+                )
+            )
+        start = _after(start, hook.duration_s)
+        finished = cm.TestRunHookFinished(
+            result=_result(hook), test_run_hook_started_id=started_id, timestamp=timestamp(start)
+        )
+        yield cm.Envelope(test_run_hook_finished=finished)
+    return start
 
 
 def _at(iso: str) -> datetime:
@@ -155,7 +188,7 @@ def _test_case(index: int, result: ScenarioResult, pickle: cm.Pickle, glue: Glue
 
 def _test_case_run(
     report: LaneReport, result: ScenarioResult, pickle: cm.Pickle, case: cm.TestCase, report_dir: Path | None
-) -> Iterator[cm.Envelope]:
+) -> Generator[cm.Envelope, None, datetime]:
     started_id = case.id.replace("case-", "attempt-")
     begin = started(result, report.run.started_at)
     yield cm.Envelope(
@@ -188,6 +221,7 @@ def _test_case_run(
         test_case_started_id=started_id, timestamp=timestamp(end), will_be_retried=False
     )
     yield cm.Envelope(test_case_finished=finished)
+    return end
 
 
 def _after(start: datetime, seconds: float) -> datetime:
@@ -211,14 +245,7 @@ def _step(
                 timestamp=timestamp(start),
             )
         )
-    status = _STATUS.get(step.status, cm.TestStepResultStatus.unknown)
-    exception = None
-    if step.exception_type:
-        first_line = step.error.splitlines()[0] if step.error else None
-        exception = cm.Exception(type=step.exception_type, message=first_line, stack_trace=step.error)
-    step_result = cm.TestStepResult(
-        duration=duration(step.duration_s), status=status, message=step.error, exception=exception
-    )
+    step_result = _result(step)
     yield cm.Envelope(
         test_step_finished=cm.TestStepFinished(
             test_case_started_id=started_id,
@@ -226,6 +253,17 @@ def _step(
             test_step_result=step_result,
             timestamp=timestamp(_after(start, step.duration_s)),
         )
+    )
+
+
+def _result(step: StepResult) -> cm.TestStepResult:
+    status = _STATUS.get(step.status, cm.TestStepResultStatus.unknown)
+    exception = None
+    if step.exception_type:
+        first_line = step.error.splitlines()[0] if step.error else None
+        exception = cm.Exception(type=step.exception_type, message=first_line, stack_trace=step.error)
+    return cm.TestStepResult(
+        duration=duration(step.duration_s), status=status, message=step.error, exception=exception
     )
 
 

@@ -35,6 +35,7 @@ def write_json(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -
         ],
         # Evidence paths relative to the report, so a downloaded or merged folder still finds them.
         "scenarios": [scenario_to_dict(result, known, relative_to=path.parent) for result in report.results],
+        "run_hooks": [_step(hook, known) for hook in report.run_hooks],
         "definitions": [
             {**asdict(definition), "patterns": list(definition.patterns)} for definition in report.definitions
         ],
@@ -50,6 +51,7 @@ def read_json(path: Path) -> LaneReport:
         results=[scenario_from_dict(scenario, relative_to=path.parent) for scenario in document["scenarios"]],
         lane_failures=[LaneFailure(**failure) for failure in document.get("lane_failures", [])],
         definitions=[Definition(**definition) for definition in document.get("definitions", [])],
+        run_hooks=[_step_from_dict(hook) for hook in document.get("run_hooks", [])],
     )
 
 
@@ -82,11 +84,12 @@ def scenario_from_dict(scenario: dict[str, Any], *, relative_to: Path | None = N
         key: os.path.normpath(relative_to / path) if relative_to else path
         for key, path in scenario.get("evidence", {}).items()
     }
-    steps = [
-        StepResult(**{**step, "attachments": [Attachment(**a) for a in step.get("attachments", [])]})
-        for step in scenario["steps"]
-    ]
+    steps = [_step_from_dict(step) for step in scenario["steps"]]
     return ScenarioResult(**{**scenario, "steps": steps, "evidence": evidence})
+
+
+def _step_from_dict(step: dict[str, Any]) -> StepResult:
+    return StepResult(**{**step, "attachments": [Attachment(**a) for a in step.get("attachments", [])]})
 
 
 def _step(step: StepResult, secrets: list[str]) -> dict[str, Any]:

@@ -99,7 +99,8 @@ def merge_reports(reports: Sequence[LaneReport]) -> LaneReport:
     )
     # A failure seen by two shards (e.g. the same leftover audit message) is reported once.
     definitions = [definition for report in reports for definition in report.definitions]
-    return LaneReport(run, results, list(dict.fromkeys(failures)), definitions)
+    run_hooks = [hook for report in reports for hook in report.run_hooks]  # each shard's own
+    return LaneReport(run, results, list(dict.fromkeys(failures)), definitions, run_hooks)
 
 
 def write_index(artifacts_dir: Path) -> Path:

@@ -51,11 +51,11 @@ class StepResult:
 @dataclass(frozen=True)
 class Definition:
     """A step definition (`kind` "step": `text` is its pattern), a scenario hook ("before" or
-    "after": `text` is its name) or a parameter type of Cucumber expressions ("parameter-type":
+    "after") or run hook ("before-all", "after-all": `text` is its name) or a parameter type of Cucumber expressions ("parameter-type":
     `text` is its name, `patterns` its regular expressions) that the run loaded, used or not;
     `source` is `path:line`."""
 
-    kind: Literal["step", "before", "after", "parameter-type"]
+    kind: Literal["step", "before", "after", "before-all", "after-all", "parameter-type"]
     text: str
     source: str
     regex: bool = False  # a regular expression, else a behave/Cucumber expression
@@ -140,15 +140,19 @@ class LaneReport:
     results: Sequence[ScenarioResult]
     lane_failures: Sequence[LaneFailure] = ()
     definitions: Sequence[Definition] = ()  # what the steps and hooks define: Cucumber Messages' glue
+    # The run's own hooks (keyword "BeforeAll" or "AfterAll": behave's before_all/after_all), in order.
+    run_hooks: Sequence[StepResult] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
         object.__setattr__(self, "lane_failures", tuple(self.lane_failures))
         object.__setattr__(self, "definitions", tuple(dict.fromkeys(self.definitions)))
+        object.__setattr__(self, "run_hooks", tuple(self.run_hooks))
 
     @property
     def failed(self) -> bool:
-        return bool(self.lane_failures) or any(result.failed for result in self.results)
+        hooks_failed = any(hook.status not in OK_STATUSES for hook in self.run_hooks)
+        return bool(self.lane_failures) or hooks_failed or any(result.failed for result in self.results)
 
 
 def status_counts(results: Iterable[ScenarioResult]) -> list[tuple[str, int]]:

@@ -4,7 +4,8 @@ ids, timestamps, durations, URIs, source lines or free-text messages and stack t
 
 `shape` reads a stream into what must match: how many messages of each type; the step
 definitions' patterns; the hooks' types and names; each test case run in order (its pickle, and
-each test step's kind, status, exception class, attachments and suggestion); the run's success.
+each test step's kind, status, exception class, attachments and suggestion); each test run hook
+run in order (its hook, status, exception class, attachments); the run's success.
 `order_problems` checks the partial order on one stream: everything a message refers to came
 before it, started before finished, steps inside their test case, attachments inside their step,
 and a test case finished no earlier than its last step.
@@ -101,9 +102,34 @@ def shape(envelopes: list[Envelope], *, reference: bool = False) -> dict[str, An
         ),
         "hooks": sorted((hook.get("type"), hook.get("name") or "") for hook in hooks.values()),
         "test cases run": runs,
+        "run hooks run": _run_hooks(envelopes, hooks, reference=reference),
         "run succeeded": finished_run.get("success"),
         "run exception": _exception(finished_run, reference=reference) if finished_run else None,
     }
+
+
+def _run_hooks(envelopes: list[Envelope], hooks: dict[str, Any], *, reference: bool) -> list[tuple[Any, ...]]:
+    """Each test run hook run, in order: its type, name, status, exception class, attachments."""
+    hook_results = {
+        e["testRunHookFinished"]["testRunHookStartedId"]: e["testRunHookFinished"]["result"]
+        for e in envelopes
+        if kind(e) == "testRunHookFinished"
+    }
+    run_attachments: dict[str, list[tuple[Any, ...]]] = {}
+    for envelope in envelopes:
+        if kind(envelope) == "attachment" and "testRunHookStartedId" in envelope["attachment"]:
+            item = envelope["attachment"]
+            run_attachments.setdefault(item["testRunHookStartedId"], []).append(_attachment(item))
+    return [
+        (
+            hooks[started["hookId"]].get("type"),
+            hooks[started["hookId"]].get("name") or "",
+            hook_results.get(started["id"], {}).get("status"),
+            _exception(hook_results.get(started["id"], {}), reference=reference),
+            run_attachments.get(started["id"]),
+        )
+        for started in (e["testRunHookStarted"] for e in envelopes if kind(e) == "testRunHookStarted")
+    ]
 
 
 def order_problems(envelopes: list[Envelope]) -> list[str]:
@@ -112,13 +138,21 @@ def order_problems(envelopes: list[Envelope]) -> list[str]:
     seen: set[str] = set()  # ids of messages already emitted
     open_cases: dict[str, float] = {}  # testCaseStarted id -> time of its last finished step
     open_steps: set[tuple[str, str]] = set()
+    open_run_hooks: set[str] = set()
     for position, envelope in enumerate(envelopes):
         name = kind(envelope)
         body = envelope[name]
         where = f"message {position + 1} ({name})"
         for missing in sorted(_references(name, body) - seen):
             problems.append(f"{where} refers to {missing!r} before it was emitted")
-        if name == "testCaseStarted":
+        if name == "testRunHookStarted":
+            open_run_hooks.add(body["id"])
+        elif name == "testRunHookFinished":
+            open_run_hooks.discard(body["testRunHookStartedId"])
+        elif name == "attachment" and "testRunHookStartedId" in body:
+            if body["testRunHookStartedId"] not in open_run_hooks:
+                problems.append(f"{where} is outside its test run hook's started/finished")
+        elif name == "testCaseStarted":
             open_cases[body["id"]] = _seconds(body["timestamp"])
         elif name == "testStepStarted":
             open_steps.add((body["testCaseStartedId"], body["testStepId"]))
@@ -142,7 +176,15 @@ def order_problems(envelopes: list[Envelope]) -> list[str]:
 
 
 def _references(name: str, body: dict[str, Any]) -> set[str]:
-    keys = ("pickleId", "testCaseId", "testCaseStartedId", "testRunStartedId", "hookId", "pickleStepId")
+    keys = (
+        "pickleId",
+        "testCaseId",
+        "testCaseStartedId",
+        "testRunStartedId",
+        "hookId",
+        "pickleStepId",
+        "testRunHookStartedId",
+    )
     found = {body[key] for key in keys if isinstance(body.get(key), str)}
     for step in body.get("testSteps", []) if name == "testCase" else []:
         found |= {step[key] for key in ("hookId", "pickleStepId") if key in step}

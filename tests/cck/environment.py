@@ -15,14 +15,23 @@ from behave.runner import Context
 
 from support.reports import LaneReport, RunInfo, write_lane_reports
 from support.scenario_record import Recorder, hook_definition, install, parameter_types, step_definitions
-from support.scenario_result import scenario_result
+from support.scenario_result import hook_result, scenario_result
 from tests.cck.hooks import HOOKS, SKIPPED, Hook
 
 
 def before_all(context: Context) -> None:
-    install(context)
     context.cck_results = []
     context.cck_started_at = datetime.now(UTC)
+    recorder = install(context)
+    failure: BaseException | None = None
+    for hook in _hooks("BeforeAll"):  # all of them, as the kit's: a failure does not stop the others
+        try:
+            with recorder.hook(hook.keyword, hook.function, hook.name):
+                hook.function(context)
+        except Exception as error:  # noqa: BLE001 - behave gets the first failure once all ran
+            failure = failure or error
+    if failure is not None:
+        raise failure
 
 
 def before_scenario(context: Context, scenario: Scenario) -> None:
@@ -75,6 +84,20 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
 
 
 def after_all(context: Context) -> None:
+    recorder: Recorder = context.recorder
+    failure: BaseException | None = None
+    for hook in reversed(_hooks("AfterAll")):  # last-defined first, all of them
+        try:
+            with recorder.hook(hook.keyword, hook.function, hook.name):
+                hook.function(context)
+        except Exception as error:  # noqa: BLE001 - behave gets the first failure once the report is written
+            failure = failure or error
+    _write_report(context)
+    if failure is not None:
+        raise failure
+
+
+def _write_report(context: Context) -> None:
     started_at: datetime = context.cck_started_at
     run = RunInfo(
         lane="cck",
@@ -85,9 +108,12 @@ def after_all(context: Context) -> None:
     )
     definitions = [*parameter_types(), *step_definitions(context._runner.step_registry)]
     definitions += [hook_definition(hook.keyword, hook.function, hook.name) for hook in HOOKS]
-    report = LaneReport(run, context.cck_results, definitions=definitions)
+    run_hooks = [hook_result(hook) for hook in context.recorder.run_hooks]
+    report = LaneReport(run, context.cck_results, definitions=definitions, run_hooks=run_hooks)
     write_lane_reports(report, Path(context.config.userdata["report_dir"]))
 
 
-def _hooks(keyword: str, scenario: Scenario) -> list[Hook]:
-    return [hook for hook in HOOKS if hook.keyword == keyword and hook.applies_to(scenario)]
+def _hooks(keyword: str, scenario: Scenario | None = None) -> list[Hook]:
+    return [
+        hook for hook in HOOKS if hook.keyword == keyword and (scenario is None or hook.applies_to(scenario))
+    ]

@@ -39,10 +39,6 @@ _AMBIGUOUS = (
 )
 _BACKTICKS = 'doc strings delimited by ```: behave\'s parser accepts only """'
 _RETRY = "retries a failed scenario: behave has no retry (a lane's --repeat runs every scenario N times)"
-_RUN_HOOKS = (
-    "BeforeAll/AfterAll hooks: the report model has no run-level hook results; behave's before_all "
-    "and after_all run once per worker process, and their failures are the lane's failures"
-)
 LEFT_OUT = {
     "ambiguous": _AMBIGUOUS,
     "all-statuses": _AMBIGUOUS,
@@ -77,10 +73,10 @@ LEFT_OUT = {
         "an exception in the runner itself (fake-cucumber's --error): behave has no such switch; a "
         "lane's own equivalent, a lane failure, ends testRunFinished (test_cucumber_reports.py)"
     ),
-    "global-hooks": _RUN_HOOKS,
-    "global-hooks-afterall-error": _RUN_HOOKS,
-    "global-hooks-attachments": _RUN_HOOKS,
-    "global-hooks-beforeall-error": _RUN_HOOKS,
+    "global-hooks-beforeall-error": (
+        "a failing BeforeAll hook: behave then runs no scenario, and a lane's report holds the "
+        "pickles of the scenarios that ran, so its stream lacks the pickle the kit's has"
+    ),
 }
 # A sample run with its feature files changed, and why the change does not touch what it checks.
 ADAPTED = {
