@@ -27,6 +27,7 @@ from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
 from support.lint_rules import LintCase, LintStep, case_problems
+from support.lint_step_code import check_step_code
 from support.problem import Problem
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.replay.lint import check_cassettes
@@ -61,6 +62,7 @@ def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
     scenarios = 0
     with loaded_steps(steps_dir) as definitions:
         problems += definitions.problems + definitions.overlaps()
+        problems += check_step_code(steps_dir)
         # While definitions fail to load, "undefined" would be noise: report only the cause.
         steps = None if definitions.problems else definitions
         for path in files:
