@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,10 @@ def test_a_stalled_provider_slows_only_the_transcriptions_and_bounds_them(
         web_app = f"/chat/{site_token(publish_agent(admin, model))}/api/audio/transcriptions"
         fake_provider.transcription_delay_s = STALL_S
         token = admin.headers["Authorization"]
-        during = asyncio.run(_while_the_provider_stalls(server.url, web_app, token, fake_provider))
+        stalled = _while_the_provider_stalls(server.url, web_app, token, fake_provider)
+        # On a thread of its own: a session's sync Playwright keeps an event loop running on this one.
+        with ThreadPoolExecutor(max_workers=1) as worker:
+            during = worker.submit(asyncio.run, stalled).result()
 
     assert during.healthz_s < STALL_S / 4 and during.sign_in_s < STALL_S / 4, (
         f"with {UPLOADS} recordings waiting on a provider that takes {STALL_S} s, /healthz took "

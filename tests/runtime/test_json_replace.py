@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -108,7 +109,10 @@ def test_any_exception_inside_a_tool_is_that_tools_error_result(
     # Only the dispatch is under test: a toolbox with json_replace enabled, no services wired.
     toolbox = object.__new__(Toolbox)
     toolbox.enabled = ["json_replace"]
-    result = asyncio.run(toolbox.call("json_replace", {"json": "[]", "path": "[0]", "value": "1"}))
+    call = toolbox.call("json_replace", {"json": "[]", "path": "[0]", "value": "1"})
+    # On a thread of its own: a session's sync Playwright keeps an event loop running on this one.
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        result = worker.submit(asyncio.run, call).result()
     assert (result.output, result.is_error) == (
         f"json_replace failed unexpectedly ({type(error).__name__}).",
         True,
