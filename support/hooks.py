@@ -39,7 +39,6 @@ from support.parallel.link import WorkerLink
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
 from support.reports import (
-    Definition,
     LaneFailure,
     LaneReport,
     RunInfo,
@@ -50,8 +49,8 @@ from support.reports import (
     write_lane_reports,
     zero_scenarios_failure,
 )
-from support.scenario_record import Recorder, hook_definition, install, parameter_types, step_definitions
-from support.scenario_result import CheckFailure, scenario_result
+from support.scenario_record import definitions, install
+from support.scenario_result import CheckFailure, hook_result, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE, lane_folder_name, lane_name
@@ -103,8 +102,13 @@ def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
 
 
 def before_all(context: Context) -> None:
+    """The run's start (settings, console, browser, sign-in): its BeforeAll hook in the reports."""
+    with install(context).hook("BeforeAll", before_all):  # `context.recorder`: hooks, attachments
+        _start_run(context)
+
+
+def _start_run(context: Context) -> None:
     step_checks.install(_step_registry(context))  # a model call that misses its cassette fails its step
-    install(context)  # `context.recorder`: hooks, attachments and definitions for the reports
     # CI cancels with SIGTERM: treat it like Ctrl-C so after_all still tears everything down.
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     started_at = datetime.now(UTC)
@@ -130,7 +134,7 @@ def before_all(context: Context) -> None:
         shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
     report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
     if link is not None:  # the coordinator writes the lane's reports, with every worker's definitions
-        link.report_definitions([asdict(definition) for definition in _definitions(context)])
+        link.report_definitions([asdict(d) for d in definitions(_step_registry(context), _HOOKS)])
     console, browser = _start_target(settings, stack, report_dir, stages)
     console_url = console.base_url
     context.run = RunState(
@@ -160,12 +164,6 @@ def _step_registry(context: Context) -> StepRegistry:
     the steps live in the runner's."""
     registry: StepRegistry = context._runner.step_registry
     return registry
-
-
-def _definitions(context: Context) -> list[Definition]:
-    """The step definitions and parameter types behave loaded, and this module's scenario hooks."""
-    hooks = [hook_definition("Before", before_scenario), hook_definition("After", after_scenario)]
-    return [*parameter_types(), *step_definitions(_step_registry(context)), *hooks]
 
 
 def _start_target(
@@ -214,8 +212,7 @@ def _watch_page(page: Page, world: World) -> None:
 
 def before_scenario(context: Context, scenario: Scenario) -> None:
     """A fresh signed-in browser context and World: the scenario's Before hook in the reports."""
-    recorder: Recorder = context.recorder
-    with recorder.hook("Before", before_scenario):
+    with context.recorder.hook("Before", before_scenario):
         _open_scenario(context, scenario)
 
 
@@ -266,10 +263,9 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
     """Evidence, the after-scenario checks and cleanup (the scenario's After hook), then its row."""
     run: RunState = context.run
     world: World = context.world
-    recorder: Recorder = context.recorder
     steps_failed = scenario.status.name not in ("passed", "skipped", "untested")
     attempt = run.link.current.attempt if run.link and run.link.current else 1
-    with recorder.hook("After", after_scenario):
+    with context.recorder.hook("After", after_scenario):
         checks = _page_and_replay_checks(world, steps_passed=not steps_failed)
         run.secrets |= world.secrets  # before any evidence is written
         evidence = _evidence(run, world, scenario, attempt, failed=steps_failed or bool(checks))
@@ -285,7 +281,7 @@ def after_scenario(context: Context, scenario: Scenario) -> None:
         worker_id=run.settings.worker_id,
         attempt=attempt,
         started_at=world.started_at,
-        recorder=recorder,
+        recorder=context.recorder,
     )
     run.results.append(result)
     if run.link is not None:
@@ -376,7 +372,8 @@ def after_all(context: Context) -> None:
             ),
             run.results,
             failures,
-            _definitions(context),
+            definitions(_step_registry(context), _HOOKS),
+            [hook_result(hook) for hook in context.recorder.run_hooks],
         )
         if run.link is None:
             paths = publish_lane(report, run.report_dir, run.settings.artifacts_dir, secrets=run.secrets)
@@ -397,3 +394,4 @@ def after_all(context: Context) -> None:
 
 # behave captures hook output by default; the end-of-lane summary must reach the terminal.
 after_all.capture = False  # type: ignore[attr-defined]
+_HOOKS = {"BeforeAll": before_all, "Before": before_scenario, "After": after_scenario}  # in the reports

@@ -154,6 +154,12 @@ def step_definitions(registry: StepRegistry) -> list[Definition]:
     ]
 
 
+def definitions(registry: StepRegistry, hooks: dict[str, Callable[..., Any]]) -> list[Definition]:
+    """What behave loaded (step definitions, parameter types) and the hooks (keyword -> function)."""
+    loaded = [*parameter_types(), *step_definitions(registry)]
+    return loaded + [hook_definition(keyword, function) for keyword, function in hooks.items()]
+
+
 def hook_definition(keyword: str, function: Callable[..., Any], name: str | None = None) -> Definition:
     return Definition(_KINDS[keyword], function.__name__ if name is None else name, source_of(function))  # type: ignore[arg-type]
 

@@ -151,12 +151,12 @@ def evidence_attachments(
     that captured it."""
     found: list[Attachment] = []
     for key, path in result.evidence.items():
-        inline = key == "screenshot" and on_failing_step
-        if inline and path.is_file():
-            body = base64.b64encode(path.read_bytes()).decode("ascii")
-            media_type = _IMAGE_TYPES.get(path.suffix.lower(), "image/png")
-            found.append(Attachment(media_type, body, "base64", path.name))
-        elif not inline and (key != "screenshot" or result.failing_step() is None):
+        if on_failing_step:
+            if key == "screenshot" and path.is_file():
+                body = base64.b64encode(path.read_bytes()).decode("ascii")
+                media_type = _IMAGE_TYPES.get(path.suffix.lower(), "image/png")
+                found.append(Attachment(media_type, body, "base64", path.name))
+        elif key != "screenshot" or result.failing_step() is None:
             url = Path(os.path.relpath(path, report_dir)).as_posix() if report_dir else str(path)
             media_type = _EVIDENCE_TYPES.get(key) or _IMAGE_TYPES.get(path.suffix.lower(), "text/plain")
             found.append(Attachment(media_type, "", "identity", path.name, url=url))

@@ -260,11 +260,21 @@ def _result(step: StepResult) -> cm.TestStepResult:
     status = _STATUS.get(step.status, cm.TestStepResultStatus.unknown)
     exception = None
     if step.exception_type:
-        first_line = step.error.splitlines()[0] if step.error else None
-        exception = cm.Exception(type=step.exception_type, message=first_line, stack_trace=step.error)
+        exception = cm.Exception(
+            type=step.exception_type, message=_message(step.error), stack_trace=step.error
+        )
     return cm.TestStepResult(
         duration=duration(step.duration_s), status=status, message=step.error, exception=exception
     )
+
+
+def _message(error: str | None) -> str | None:
+    """The exception's own message: a Python traceback's last line (`KeyError: 'x'`), else the
+    error's first (behave's `ASSERT FAILED: ...`)."""
+    lines = [line for line in (error or "").splitlines() if line.strip()]
+    if not lines:
+        return None
+    return lines[-1] if lines[0].startswith("Traceback (most recent call last)") else lines[0]
 
 
 def _finished(report: LaneReport, run_id: str) -> cm.TestRunFinished:

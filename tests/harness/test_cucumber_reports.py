@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import cucumber_messages as cm
@@ -144,3 +144,36 @@ def test_a_merged_report_of_shards_gets_both_formats(tmp_path: Path, results: li
         "duration": 0,
         "error_message": "cleanup failed: agent 1: 500",
     }
+
+
+def test_a_step_says_what_failed_it_and_the_other_evidence_is_linked_once(
+    tmp_path: Path, results: list[ScenarioResult]
+) -> None:
+    traceback = "Traceback (most recent call last):\n  File \"steps/x.py\", line 3, in f\nKeyError: 'agent'\n"
+    failing = StepResult(
+        "Then",
+        'the publish bar shows "Published"',
+        "error",
+        0.5,
+        traceback,
+        line=8,
+        exception_type="KeyError",
+    )
+    trace = tmp_path / "trace.zip"
+    trace.write_bytes(b"zip")
+    evidence = {**results[0].evidence, "trace": trace}
+    steps = [*results[0].steps[:2], failing, results[0].steps[3]]
+    report = LaneReport(RUN, [replace(results[0], steps=steps, evidence=evidence)])
+    envelopes = written(report, tmp_path / "pr")
+    [case] = of(envelopes, "test_case")
+    finished = {f.test_step_id: f.test_step_result for f in of(envelopes, "test_step_finished")}
+    exception = finished[case.test_steps[2].id].exception
+    assert (exception.type, exception.message) == ("KeyError", "KeyError: 'agent'")
+    where = {(a.test_step_id, a.media_type, a.url) for a in of(envelopes, "attachment")}
+    assert where == {
+        (case.test_steps[2].id, "image/png", None),  # the screenshot, inline, on the failing step
+        (case.test_steps[3].id, "application/zip", "../trace.zip"),  # by reference, on the last entry
+    }
+    [case_finished] = of(envelopes, "test_case_finished")
+    last = max(f.timestamp.seconds + f.timestamp.nanos / 1e9 for f in of(envelopes, "test_step_finished"))
+    assert case_finished.timestamp.seconds + case_finished.timestamp.nanos / 1e9 == pytest.approx(last)
