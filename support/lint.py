@@ -18,7 +18,7 @@ import difflib
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -199,7 +199,8 @@ def _cases(
     for child in children:
         if "background" in child:
             fallback = background[-1].step_type if background else None
-            background += _typed_steps(child["background"]["steps"], fallback, {})
+            steps = _typed_steps(child["background"]["steps"], fallback, {})
+            background += tuple(replace(step, background=True) for step in steps)
         elif "rule" in child:
             rule = child["rule"]
             yield from _cases(rule["children"], tags | _tag_names(rule), background)

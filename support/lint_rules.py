@@ -42,6 +42,7 @@ class LintStep:
     keyword: str
     step_type: str  # given/when/then, resolved for And/But/*
     text: str
+    background: bool = False  # a step of a Background the scenario runs first
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,35 @@ def _fixture_tags(case: LintCase) -> frozenset[str]:
 
 
 def _core_fixture_problem(shown: str, case: LintCase) -> list[Problem]:
-    """`@core` on a scenario that reads a seeded fixture: the whole fix in one message."""
+    """`@core` on a scenario that reads a seeded fixture: the whole fix in one message, at the
+    Background step that reads it when a Background does (once for all its scenarios)."""
     fixtures = sorted(_fixture_tags(case))
     if CORE not in case.tags or not fixtures:
         return []
-    keep = ", ".join(f'{tag} with "Given {FIXTURE_STEPS[tag]}"' for tag in fixtures)
+    texts = {step.text for step in case.steps}
+    fixes = []
+    for tag in fixtures:
+        step = f'"Given {FIXTURE_STEPS[tag]}"'
+        if tag not in case.tags:
+            fixes.append(f"add {tag} for {step}")
+        elif FIXTURE_STEPS[tag] not in texts:
+            fixes.append(f"keep {tag} and add {step}")
+        else:
+            fixes.append(f"keep {tag} with {step}")
     others = sorted(case.tags & CORE_EXCLUSIVE_TAGS - set(fixtures))
+    fix = f"replace {CORE} with {PREPARED} and {', '.join(fixes)}"
     also = f" (and see the {', '.join(others)} message)" if others else ""
+    shared = [step for step in case.steps if step.background and step.text in FIXTURE_STEPS.values()]
+    if shared:
+        message = (
+            f"{CORE} is the unseeded PR lane, but this Background step reads a seeded fixture for every scenario "
+            f"it runs before: {fix}{also}; they then run in the post-merge lane: "
+            f"E2E_START_AGENT_BACKEND=1 make post-merge ARGS='{shown}'"
+        )
+        return [Problem(shown, shared[0].line, "core-with-fixture", message)]
     message = (
-        f"{CORE} is the unseeded PR lane, but this scenario reads a seeded fixture: replace {CORE} with "
-        f"{PREPARED} and keep {keep}{also}; it then runs in the post-merge lane: {post_merge_command(case.name)}"
+        f"{CORE} is the unseeded PR lane, but this scenario reads a seeded fixture: {fix}{also}; "
+        f"it then runs in the post-merge lane: {post_merge_command(case.name)}"
     )
     return [Problem(shown, case.line, "core-with-fixture", message)]
 

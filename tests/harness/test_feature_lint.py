@@ -81,6 +81,33 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             message="E2E_START_AGENT_BACKEND=1 make post-merge ARGS='-n \"S\"'",
         ),
         case(
+            "core_with_a_fixture_tag_and_no_step_says_add_the_step",
+            scenario("@core @knowledge-fixture", "Given a basic configured agent has been created via API"),
+            ("core-with-fixture", "Scenario:"),
+            message='replace @core with @prepared and keep @knowledge-fixture and add "Given the ready knowledge '
+            'dataset is available"',
+        ),
+        case(
+            # Reported once, at the Background step every scenario runs, and the missing tag is added.
+            "core_with_a_fixture_step_in_the_background",
+            """
+            @core
+            Feature: Publish
+              Background:
+                Given the stable chat model is available
+
+              Scenario: One
+                Given a runnable agent has been created via API
+
+              Scenario: Two
+                Given a runnable agent has been created via API
+            """,
+            ("core-with-fixture", "stable chat model"),
+            message="this Background step reads a seeded fixture for every scenario it runs before: replace @core "
+            'with @prepared and add @stable-model for "Given the stable chat model is available"; they then run '
+            "in the post-merge lane: E2E_START_AGENT_BACKEND=1 make post-merge ARGS='features/x.feature'",
+        ),
+        case(
             "chat_step_without_its_tags_and_readiness_step",
             scenario("@prepared", 'When I send the message "hi"'),
             ("step-needs-tag", "send the message"),
