@@ -37,6 +37,15 @@ class WebAppPage(ChatPane):
         self.message_field.fill(text)
         self.send_button.click()
 
+    def alert_saying(self, text: str) -> Locator:
+        """An alert of the page that says `text`: in the conversation, or under the composer (a
+        question refused for now)."""
+        return self.scope.get_by_role("alert").filter(has_text=text)
+
+    @property
+    def last_question(self) -> Locator:
+        return self.user_messages.last
+
     def suggested_question(self, text: str) -> Locator:
         return self.page.get_by_role("group", name="Suggested questions").get_by_role(
             "button", name=text, exact=True
