@@ -29,6 +29,9 @@ from support.tags import (
     needs_of,
 )
 
+# What an editor or a word processor types for `"` and `'`; no step sentence has them.
+_TYPOGRAPHIC_QUOTES = str.maketrans(dict.fromkeys("“”„‟", '"') | dict.fromkeys("‘’‚‛", "'"))
+
 # Setup step -> the rule that reports it when its prerequisite fixture step is not earlier.
 _SETUP_RULES = {
     RUNNABLE_AGENT_STEP: "runnable-before-stable-model",
@@ -174,6 +177,9 @@ def _definition_problems(
     """The step's definition: exactly one, and what it declared it needs (support/tags.py)."""
     written = f"{step.keyword} {step.text}"
     matches = steps.matching(step.step_type, step.text)
+    straight = step.text.translate(_TYPOGRAPHIC_QUOTES)
+    if not matches and straight != step.text:
+        return [_typographic_quotes(shown, step, straight, steps)]
     if not matches:
         hint = steps.did_you_mean(step.step_type, step.text) or "no sentence is defined yet."
         message = f'no step definition matches "{written}"; {hint} (`make steps` lists every sentence)'
@@ -183,6 +189,19 @@ def _definition_problems(
         message = f'"{written}" matches {len(matches)} definitions: {where}; make the sentences distinct'
         return [Problem(shown, step.line, "ambiguous-step", message)]
     return _needs_problems(shown, case, step, earlier, matches[0])
+
+
+def _typographic_quotes(shown: str, step: LintStep, straight: str, steps: StepDefinitions) -> Problem:
+    matches = steps.matching(step.step_type, straight)
+    if matches:
+        then = f"then it matches {matches[0].location}"
+    else:
+        then = steps.did_you_mean(step.step_type, straight) or "no sentence matches it either"
+    message = (
+        f'"{step.keyword} {step.text}" has typographic quotes (“ ” ‘ ’), which no step sentence uses: '
+        f'type straight quotes, "{step.keyword} {straight}"; {then} (`make steps` lists every sentence)'
+    )
+    return Problem(shown, step.line, "typographic-quotes", message)
 
 
 def _needs_problems(

@@ -225,6 +225,13 @@ def case(id_: str, feature: str, *expected: tuple[str, str], message: str | None
             message='"And the agent is gone"',
         ),
         case(
+            "typographic_quotes_are_named_with_the_straight_sentence",
+            CLEAN + "    When I open the agent “Imported…”\n",
+            ("typographic-quotes", "Imported"),
+            message='"When I open the agent “Imported…”" has typographic quotes (“ ” ‘ ’), which no step sentence '
+            'uses: type straight quotes, "When I open the agent "Imported…""; then it matches steps/roster.py:',
+        ),
+        case(
             "undefined_step_gets_the_three_closest_sentences",
             CLEAN + "    And the agent is listd\n",
             ("undefined-step", "is listd"),
