@@ -56,7 +56,8 @@ def scenario_result(
         tags=sorted(str(tag) for tag in scenario.effective_tags),
         # behave marks a failed after_scenario only once it returns: a failed hook is an error now.
         status="error" if failed_hooks else result_status(scenario.status.name, failed=bool(checks)),
-        duration_s=scenario.duration,
+        # behave's counts the steps only; the hooks (a browser context to open) take time too.
+        duration_s=max(scenario.duration, sum(step.duration_s for step in steps)),
         steps=steps,
         error=error,
         evidence=evidence,

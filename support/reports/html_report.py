@@ -64,6 +64,7 @@ def write_html(report: LaneReport, path: Path, *, secrets: Iterable[str] = ()) -
             )
             for failure in report.lane_failures
         ],
+        run_hooks=html_view.run_hooks(report, known),
         timeline=html_view.timeline(report, views),
         slowest=html_view.slowest(views),
         features=html_view.features(views),

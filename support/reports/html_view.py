@@ -240,3 +240,18 @@ def _tag(tag: str) -> str:
 
 def tags(results: Iterable[ScenarioResult]) -> list[str]:
     return sorted({_tag(tag) for result in results for tag in result.tags})
+
+
+def run_hooks(report: LaneReport, secrets: list[str]) -> list[StepView]:
+    """The run's before_all/after_all, for the header."""
+    return [
+        StepView(
+            hook,
+            tone(hook.status),
+            redact(hook.name, secrets),
+            0.0,
+            redact(hook.error, secrets) if hook.error else None,
+            [attachment_view(item, secrets) for item in hook.attachments],
+        )
+        for hook in report.run_hooks
+    ]
