@@ -7,7 +7,6 @@ is kept.
 
 from __future__ import annotations
 
-import re
 import tempfile
 import zipfile
 from collections.abc import Iterable
@@ -16,14 +15,16 @@ from pathlib import Path
 from playwright.sync_api import BrowserContext
 from playwright.sync_api import Error as PlaywrightError
 
+from support.naming import scenario_slug
 from support.reports import redact
 from support.world import World
 
 
 def scenario_dir(lane_dir: Path, feature_path: str, scenario_name: str, attempt: int = 1) -> Path:
     """`<lane>/scenarios/<area>/<feature>--<scenario>[--attempt-N]`: the area folder keeps two
-    features of the same name in different areas apart."""
-    slug = re.sub(r"[^a-z0-9]+", "-", scenario_name.lower()).strip("-")[:80]
+    features of the same name in different areas apart; `<scenario>` is `scenario_slug`, unique
+    per name in any script (two Chinese names no longer share one folder)."""
+    slug = scenario_slug(scenario_name)
     feature = Path(feature_path)
     area = feature.parent.relative_to("features") if feature.parent.parts[:1] == ("features",) else Path()
     suffix = f"--attempt-{attempt}" if attempt > 1 else ""

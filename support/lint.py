@@ -28,6 +28,7 @@ from gherkin.token_scanner import TokenScanner
 
 from support.lint_rules import LintCase, LintStep, case_problems
 from support.lint_step_code import check_step_code
+from support.naming import scenario_slug
 from support.problem import Problem
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.replay.lint import check_cassettes
@@ -138,16 +139,27 @@ def _tag_problems(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
 
 def _duplicate_names(shown: str, feature: Mapping[str, Any]) -> list[Problem]:
     first_line: dict[str, int] = {}
+    by_slug: dict[str, tuple[str, int]] = {}
     problems = []
     for scenario in _scenarios(feature["children"]):
         name, line = scenario["name"], scenario["location"]["line"]
+        slug = scenario_slug(name)
         if name in first_line:
             message = (
                 f'scenario name "{name}" is already used on line {first_line[name]}; names must be unique'
             )
             problems.append(Problem(shown, line, "duplicate-scenario", message))
+        elif slug in by_slug:
+            other, other_line = by_slug[slug]
+            message = (
+                f'"{name}" and "{other}" (line {other_line}) share the file name "{slug}": one\'s failure '
+                "evidence (and cassette) would overwrite the other's; make the names differ in more than "
+                "case, accents or punctuation"
+            )
+            problems.append(Problem(shown, line, "duplicate-scenario-slug", message))
         else:
             first_line[name] = line
+            by_slug[slug] = (name, line)
     return problems
 
 

@@ -12,13 +12,12 @@ review; recorded provider payloads keep the provider's own order. Every write is
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from support.naming import scenario_slug
 from support.replay.matching import NormalizedRequest, key_of
 from support.replay.scrub import scrub
 
@@ -92,10 +91,9 @@ class Cassette(_Strict):
 
 
 def slugify(scenario_name: str) -> str:
-    """`"Stop during a stalled stream (web app)"` -> `"stop-during-a-stalled-stream-web-app"`."""
-    ascii_name = unicodedata.normalize("NFKD", scenario_name).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    return slug[:_MAX_SLUG].rstrip("-") or "scenario"
+    """`"Stop during a stalled stream (web app)"` -> `"stop-during-a-stalled-stream-web-app"`; a
+    name in another script keeps it, with a hash (`support.naming.scenario_slug`)."""
+    return scenario_slug(scenario_name, _MAX_SLUG)
 
 
 def feature_stem(feature: str) -> PurePosixPath:
