@@ -63,11 +63,15 @@ def barrier(context):
 # The suite's real hooks need a console and a browser; these report results the same way.
 ENVIRONMENT = """
 import os
+from dataclasses import asdict
 from support.reports import ScenarioResult, StepResult, scenario_to_dict
+from support.scenario_record import step_definitions
 
 def before_all(context):
     if os.environ.get("POOL_TEST_BROKEN_WORKER") == os.environ["E2E_WORKER_ID"]:
         raise RuntimeError("this worker cannot start")
+    definitions = step_definitions(context._runner.step_registry)
+    context.pool_link.report_definitions([asdict(definition) for definition in definitions])
 
 def after_scenario(context, scenario):
     status = "passed" if scenario.status.name == "passed" else "failed"
@@ -118,6 +122,11 @@ def test_every_scenario_runs_exactly_once_across_the_workers(project: Path) -> N
     assert sorted(scenario["name"] for scenario in scenarios) == names
     assert {scenario["worker_id"] for scenario in scenarios} == {"w1", "w2"}
     assert report(project)["run"]["workers"] == 2 and report(project)["lane_failures"] == []
+    # Each worker sent what it loaded; the lane's report (and its messages) has each definition once.
+    assert sorted(definition["text"] for definition in report(project)["definitions"]) == sorted(
+        ["it passes", "it fails", "the worker dies", "it runs until stopped",
+         "it ignores SIGTERM and runs until killed", "both workers are running a scenario"]
+    )  # fmt: skip
     assert (project / "artifacts" / "pr" / "junit" / "pr.xml").is_file()
     assert (project / "artifacts" / "pr" / "workers" / "w1" / "behave.log").is_file()
 
