@@ -38,7 +38,11 @@ _AMBIGUOUS = (
     "ambiguous status (`make lint` reports overlapping sentences before a run instead)"
 )
 _BACKTICKS = 'doc strings delimited by ```: behave\'s parser accepts only """'
-_RETRY = "retries a failed scenario: behave has no retry (a lane's --repeat runs every scenario N times)"
+_RETRY = (
+    "retries a failed scenario: the lanes never retry (a flaky scenario must fail; --repeat N runs "
+    "each N times to find one), so a report row is one run and none is 'to be retried'; behave's "
+    "own contrib autoretry reruns a scenario in place and reports only the last attempt"
+)
 LEFT_OUT = {
     "ambiguous": _AMBIGUOUS,
     "all-statuses": _AMBIGUOUS,
