@@ -64,7 +64,8 @@ def _element(sources: Sources, result: ScenarioResult, feature_id: str) -> dict[
     pickle = pickle_of(sources, result)
     attempt = f";attempt-{result.attempt}" if result.attempt > 1 else ""
     steps = [_step(result, step) for step in result.steps if not step.hook]
-    after = [_hook(step) for step in result.steps if step.hook]
+    before = [_hook(step) for step in result.steps if step.hook and step.keyword == "Before"]
+    after = [_hook(step) for step in result.steps if step.hook and step.keyword != "Before"]
     element: dict[str, Any] = {
         "id": f"{feature_id};{_slug(result.name)}{attempt}",
         "keyword": "Scenario",
@@ -77,6 +78,8 @@ def _element(sources: Sources, result: ScenarioResult, feature_id: str) -> dict[
     }
     if result.started_at:
         element["start_timestamp"] = result.started_at
+    if before:
+        element["before"] = before
     if after:
         element["after"] = after
     return element
@@ -99,12 +102,38 @@ def _step(result: ScenarioResult, step: StepResult) -> dict[str, Any]:
         "line": step.line or result.line,
         "result": _result(step),
     }
+    if step.source:
+        entry["match"] = {"location": step.source}
+    embeddings = _embeddings(step)
     screenshot = result.evidence.get("screenshot")
     if step is result.failing_step() and screenshot is not None and screenshot.is_file():
         data = base64.b64encode(screenshot.read_bytes()).decode("ascii")
-        entry["embeddings"] = [{"mime_type": "image/png", "data": data, "name": screenshot.name}]
+        embeddings.append({"mime_type": "image/png", "data": data, "name": screenshot.name})
+    if embeddings:
+        entry["embeddings"] = embeddings
     return entry
 
 
+def _embeddings(step: StepResult) -> list[dict[str, Any]]:
+    """What the step attached, base64 as the format wants (a file linked by url has no body here)."""
+    found = []
+    for item in step.attachments:
+        if item.url is not None:
+            continue
+        data = item.body if item.encoding == "base64" else base64.b64encode(item.body.encode()).decode()
+        found.append(
+            {
+                "mime_type": item.media_type,
+                "data": data,
+                **({"name": item.file_name} if item.file_name else {}),
+            }
+        )
+    return found
+
+
 def _hook(step: StepResult) -> dict[str, Any]:
-    return {"match": {"location": f"support/hooks.py ({step.name})"}, "result": _result(step)}
+    location = step.source or f"support/hooks.py ({step.name})"
+    hook: dict[str, Any] = {"match": {"location": location}, "result": _result(step)}
+    if embeddings := _embeddings(step):
+        hook["embeddings"] = embeddings
+    return hook

@@ -11,7 +11,15 @@ from pathlib import Path
 import cucumber_messages as cm
 import pytest
 
-from support.reports import LaneFailure, LaneReport, RunInfo, ScenarioResult, StepResult, merge_reports
+from support.reports import (
+    Attachment,
+    LaneFailure,
+    LaneReport,
+    RunInfo,
+    ScenarioResult,
+    StepResult,
+    merge_reports,
+)
 from support.reports.cucumber_messages import read_cucumber_messages
 from support.reports.lane import write_lane_reports
 
@@ -177,3 +185,26 @@ def test_a_step_says_what_failed_it_and_the_other_evidence_is_linked_once(
     [case_finished] = of(envelopes, "test_case_finished")
     last = max(f.timestamp.seconds + f.timestamp.nanos / 1e9 for f in of(envelopes, "test_step_finished"))
     assert case_finished.timestamp.seconds + case_finished.timestamp.nanos / 1e9 == pytest.approx(last)
+
+
+def test_cucumber_json_has_before_hooks_step_locations_and_attachments(
+    tmp_path: Path, results: list[ScenarioResult]
+) -> None:
+    before = StepResult("Before", "before_scenario", "passed", 0.1, hook=True, source="support/hooks.py:215")
+    note = Attachment("text/plain", "hello")
+    first, *rest = results[1].steps
+    attaching = replace(first, source="steps/agent_setup.py:12", attachments=[note])
+    write_lane_reports(
+        LaneReport(RUN, [replace(results[1], steps=[before, attaching, *rest])]), tmp_path / "pr"
+    )
+    [feature] = json.loads((tmp_path / "pr" / "cucumber.json").read_text())
+    [element] = feature["elements"]
+    assert element["before"] == [
+        {
+            "match": {"location": "support/hooks.py:215"},
+            "result": {"status": "passed", "duration": 100_000_000},
+        }
+    ]
+    step = element["steps"][0]
+    assert step["match"] == {"location": "steps/agent_setup.py:12"}
+    assert step["embeddings"] == [{"mime_type": "text/plain", "data": "aGVsbG8="}]
