@@ -1,12 +1,13 @@
-"""What a scenario's run leaves beyond behave's model, for the reports: what each step or hook
-attached, and the scenario hooks that ran, with their outcome (support/scenario_result.py makes
-them report rows; Cucumber Messages makes them `hook` test steps and `attachment`s).
+"""What a run leaves beyond behave's model, for the reports: what each step or hook attached, the
+hooks that ran, with their outcome (support/scenario_result.py makes them report rows; Cucumber
+Messages makes them `hook` test steps and `attachment`s), and what behave loaded (`definitions`).
 
 `Recorder` is a behave formatter the hooks add to the runner's own (`install`): behave tells its
 formatters when a step is matched and when it has its result, and hands them whatever
 `context.attach(media_type, data)` embeds, so an attachment lands on the step that made it. A
-hook is one of the suite's functions around behave's before/after_scenario: `Recorder.hook`
-times it, keeps its outcome and attachments, and lets an exception through to behave as before.
+hook is one of the suite's functions around behave's before/after_scenario (or before_all,
+after_all: the run's hooks, kept across scenarios): `Recorder.hook` times it, keeps its outcome
+and attachments, and lets an exception through to behave as before.
 """
 
 from __future__ import annotations
