@@ -40,8 +40,8 @@ _AMBIGUOUS = (
 _BACKTICKS = 'doc strings delimited by ```: behave\'s parser accepts only """'
 _RETRY = (
     "retries a failed scenario: the lanes never retry (a flaky scenario must fail; --repeat N runs "
-    "each N times to find one), so a report row is one run and none is 'to be retried'; behave's "
-    "own contrib autoretry reruns a scenario in place and reports only the last attempt"
+    "each N times to find one), so no report row is 'to be retried'; behave's contrib autoretry "
+    "reruns a scenario whatever made it fail, pending and undefined too, which the kit does not retry"
 )
 LEFT_OUT = {
     "ambiguous": _AMBIGUOUS,
