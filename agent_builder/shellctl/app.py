@@ -3,21 +3,28 @@ workspaces of an owner."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, SecretStr, StringConstraints, field_validator
+from starlette.types import Lifespan
 
 from agent_builder.bearer_auth import BearerTokenMiddleware
 from agent_builder.service_errors import ApiError, install_error_handlers
 from agent_builder.shellctl import files
 from agent_builder.shellctl.config import ShellctlConfig
+from agent_builder.shellctl.disk import BROKEN, DiskError, Disks
 from agent_builder.shellctl.execution import run_command
-from agent_builder.shellctl.sandbox import Sandbox
-from agent_builder.shellctl.workspaces import Workspace, Workspaces, check_name
+from agent_builder.shellctl.sandbox import Sandbox, SandboxUnavailable
+from agent_builder.shellctl.workspaces import Workspaces, check_name
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +79,7 @@ class OwnerRemoved(BaseModel):
 class Health(BaseModel):
     status: str
     isolation: str
+    workspace_bytes: int | None  # each workspace's disk quota; None: none (not root, or switched off)
 
 
 PathQuery = Annotated[str, Query(description="file path relative to the workspace")]
@@ -81,25 +89,34 @@ OwnerQuery = Annotated[
 
 
 def create_app(workspaces_root: Path, config: ShellctlConfig, sandbox: Sandbox) -> FastAPI:
-    """The app, once `sandbox` started a command the way it will start every one (else raises
-    SandboxUnavailable): shellctl never serves without the isolation it reports."""
-    workspaces = Workspaces(workspaces_root, sandbox.uid_for)
-    sandbox.probe(workspaces.root)
-    app = FastAPI(title="agent_builder shellctl", version="1.0.0", docs_url=None, redoc_url=None)
+    """The app, once `sandbox` started a command the way it will start every one, in a workspace
+    made like every other (else raises SandboxUnavailable): shellctl never serves without the
+    isolation and the quota it reports."""
+    workspaces = _workspaces(workspaces_root, config, sandbox)
+    app = FastAPI(
+        title="agent_builder shellctl",
+        version="1.0.0",
+        lifespan=_lifespan(workspaces, config),
+        docs_url=None,
+        redoc_url=None,
+    )
     install_error_handlers(app)
     if config.token:
         app.add_middleware(
             BearerTokenMiddleware, token=SecretStr(config.token), open_paths={"/healthz"}, service="shellctl"
         )
+    quota = workspaces.quota
 
     @app.get("/healthz")
     async def healthz() -> Health:
-        return Health(status="ok", isolation=sandbox.isolation)
+        return Health(status="ok", isolation=sandbox.isolation, workspace_bytes=quota)
 
     @app.post("/sessions/{session_id}/exec")
     async def exec_command(session_id: str, body: ExecRequest, owner: OwnerQuery = None) -> ExecResponse:
-        target = _workspace(workspaces, owner, session_id, create=True)
-        with sandbox.launch(body.command, target, body.env) as launch:
+        with (
+            workspaces.lease(*_key(owner, session_id), create=True) as target,
+            sandbox.launch(body.command, target, body.env) as launch,
+        ):
             result = await run_command(launch, body.timeout_s)
         # Never the command or its output: either may carry secrets.
         logger.info(
@@ -132,7 +149,9 @@ def _add_file_routes(app: FastAPI, workspaces: Workspaces) -> None:
 
     @app.get("/sessions/{session_id}/files", response_class=StreamingResponse)
     async def read_file(session_id: str, path: PathQuery, owner: OwnerQuery = None) -> StreamingResponse:
-        file, size = files.open_for_reading(_workspace(workspaces, owner, session_id, create=False), path)
+        # The lease ends once the file is open: an open file keeps its file system alive.
+        with workspaces.lease(*_key(owner, session_id), create=False) as target:
+            file, size = files.open_for_reading(target, path)
         return StreamingResponse(
             files.chunks(file), media_type="application/octet-stream", headers={"Content-Length": str(size)}
         )
@@ -141,22 +160,66 @@ def _add_file_routes(app: FastAPI, workspaces: Workspaces) -> None:
     async def write_file(
         session_id: str, path: PathQuery, request: Request, owner: OwnerQuery = None
     ) -> FileWritten:
-        target = _workspace(workspaces, owner, session_id, create=True)
+        key = _key(owner, session_id)
         content = bytearray()
         async for chunk in request.stream():
             content += chunk
             if len(content) > MAX_FILE_BYTES:
                 raise ApiError(413, "file_too_large", f"Files are limited to {MAX_FILE_BYTES} bytes.")
-        files.write(target, path, bytes(content))
+        with workspaces.lease(*key, create=True) as target:
+            files.write(target, path, bytes(content))
         return FileWritten(path=path, size=len(content))
 
 
-def _workspace(workspaces: Workspaces, owner: str | None, session_id: str, *, create: bool) -> Workspace:
-    key = _key(owner, session_id)
-    found = workspaces.ensure(*key) if create else workspaces.find(*key)
-    if found is None:
-        raise ApiError(404, "file_not_found", "This session has no workspace yet.")
-    return found
+def _workspaces(root: Path, config: ShellctlConfig, sandbox: Sandbox) -> Workspaces:
+    """The workspaces, with disk quotas when shellctl runs as root, once the probe ran in one."""
+    quota = config.workspace_bytes if os.geteuid() == 0 else 0
+    if config.workspace_bytes and not quota:
+        logger.warning(
+            "no workspace disk quota: it needs shellctl to run as root (loop mounts); commands can fill "
+            "the disk of the workspaces folder"
+        )
+    try:
+        disks = Disks.find(quota) if quota else None
+    except DiskError as exc:  # a tool is missing: the message names its package
+        raise SandboxUnavailable(str(exc)) from None
+    try:
+        workspaces = Workspaces(root, sandbox.uid_for, disks)
+        with workspaces.scratch() as scratch:
+            sandbox.probe(scratch)
+    except DiskError as exc:
+        raise SandboxUnavailable(BROKEN.format(detail=exc)) from None
+    return workspaces
+
+
+def _lifespan(workspaces: Workspaces, config: ShellctlConfig) -> Lifespan[FastAPI]:
+    """While serving, idle workspaces are removed; at stop, nothing stays mounted."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_remove_idle_workspaces(workspaces, config))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeper
+            workspaces.unmount_all()
+
+    return lifespan
+
+
+async def _remove_idle_workspaces(workspaces: Workspaces, config: ShellctlConfig) -> None:
+    """Every so often, remove the workspaces unused for `config.idle_seconds` (never one in use)."""
+    while True:
+        await asyncio.sleep(config.sweep_interval_s)
+        try:
+            removed = workspaces.remove_idle(time.time() - config.idle_seconds)
+        except Exception:  # the next round tries again; the service stays up
+            logger.exception("removing idle workspaces failed")
+            continue
+        if removed:
+            logger.info("%d idle workspaces removed", removed)
 
 
 def _key(owner: str | None, session_id: str) -> tuple[str, str]:

@@ -8,13 +8,20 @@ from dataclasses import dataclass, field
 
 MIN_TOKEN_CHARS = 16
 MAX_UID_BASE = 0xF000_0000
+MIN_WORKSPACE_BYTES = 1 << 20  # a smaller ext4 file system has no room for its own tables
+_RENAMED = {
+    "AGENT_BUILDER_SANDBOX_MAX_PROCESSES": "AGENT_BUILDER_SANDBOX_MAX_PROCESSES_PER_OWNER (the limit now "
+    "counts the processes of every workspace of an owner together)"
+}
 
 
 @dataclass(frozen=True)
 class Limits:
     """Kernel resource limits (setrlimit) of every command; each process of it gets them."""
 
-    processes: int = 128  # RLIMIT_NPROC: processes and threads at once
+    # RLIMIT_NPROC: processes and threads at once, of all commands of one owner together (as root,
+    # every workspace of an owner runs as the owner's uid, and the kernel counts per uid).
+    processes: int = 256
     file_bytes: int = 64 << 20  # RLIMIT_FSIZE: the largest file a command may write
     cpu_seconds: int = 60  # RLIMIT_CPU: CPU time of each process (the timeout bounds wall time)
     memory_bytes: int = 1 << 30  # RLIMIT_AS: address space of each process
@@ -27,9 +34,17 @@ class ShellctlConfig:
     token: str | None = field(default=None, repr=False)
     network: bool = False  # commands get the host's network instead of an empty namespace
     limits: Limits = Limits()
-    # When shellctl runs as root, workspace number N runs as host uid/gid uid_base + N: never root,
-    # and never the uid of another workspace (so RLIMIT_NPROC is counted per workspace too).
+    # When shellctl runs as root, owner number N runs as host uid/gid uid_base + N: never root,
+    # and never the uid of another owner (so RLIMIT_NPROC is counted per owner).
     uid_base: int = 0x7000_0000
+    # As root: each workspace is an ext4 file system of this size (0: none, the host's disk).
+    workspace_bytes: int = 100 << 20
+    idle_seconds: int = 24 * 3600  # a workspace unused for this long is removed
+
+    @property
+    def sweep_interval_s(self) -> float:
+        """How often to look for idle workspaces: a quarter of the idle time, at most a minute."""
+        return min(60.0, self.idle_seconds / 4)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ShellctlConfig:
@@ -37,19 +52,29 @@ class ShellctlConfig:
         token = env.get("AGENT_BUILDER_SHELLCTL_TOKEN") or None
         if token is not None and len(token) < MIN_TOKEN_CHARS:
             raise ValueError(f"AGENT_BUILDER_SHELLCTL_TOKEN must be at least {MIN_TOKEN_CHARS} characters")
+        for old, new in _RENAMED.items():
+            if env.get(old):
+                raise ValueError(f"{old} was renamed to {new}")
         defaults = Limits()
         limits = Limits(
-            processes=_positive(env, "AGENT_BUILDER_SANDBOX_MAX_PROCESSES", defaults.processes),
+            processes=_positive(env, "AGENT_BUILDER_SANDBOX_MAX_PROCESSES_PER_OWNER", defaults.processes),
             file_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_MAX_FILE_BYTES", defaults.file_bytes),
             cpu_seconds=_positive(env, "AGENT_BUILDER_SANDBOX_CPU_SECONDS", defaults.cpu_seconds),
             memory_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_MEMORY_BYTES", defaults.memory_bytes),
             tmp_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_TMP_BYTES", defaults.tmp_bytes),
         )
         uid_base = _positive(env, "AGENT_BUILDER_SANDBOX_UID_BASE", cls.uid_base)
-        if uid_base > MAX_UID_BASE:  # room for the workspace numbers below the largest uid
+        if uid_base > MAX_UID_BASE:  # room for the owner numbers below the largest uid
             raise ValueError(f"AGENT_BUILDER_SANDBOX_UID_BASE must be at most {MAX_UID_BASE}, got {uid_base}")
-        network = _flag(env, "AGENT_BUILDER_SANDBOX_NETWORK")
-        return cls(token=token, network=network, limits=limits, uid_base=uid_base)
+        workspace_bytes = _size(env, "AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES", cls.workspace_bytes)
+        return cls(
+            token=token,
+            network=_flag(env, "AGENT_BUILDER_SANDBOX_NETWORK"),
+            limits=limits,
+            uid_base=uid_base,
+            workspace_bytes=workspace_bytes,
+            idle_seconds=_positive(env, "AGENT_BUILDER_SANDBOX_IDLE_SECONDS", cls.idle_seconds),
+        )
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:
@@ -62,6 +87,16 @@ def _positive(env: Mapping[str, str], name: str, default: int) -> int:
         value = 0
     if value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {raw!r}")
+    return value
+
+
+def _size(env: Mapping[str, str], name: str, default: int) -> int:
+    """A workspace size: 0 (no quota) or at least MIN_WORKSPACE_BYTES."""
+    if env.get(name) == "0":
+        return 0
+    value = _positive(env, name, default)
+    if value < MIN_WORKSPACE_BYTES:
+        raise ValueError(f"{name} must be 0 (no quota) or at least {MIN_WORKSPACE_BYTES}, got {value}")
     return value
 
 

@@ -51,12 +51,20 @@ _REASONS = {
 }
 
 
+def _full(shown: str) -> ApiError:
+    return ApiError(
+        507, "workspace_full", f"The workspace is full: no room for {shown!r}. Delete files to make room."
+    )
+
+
 def _open_at(name: str, folder: int, flags: int, shown: str) -> int:
     try:
         return os.open(name, flags, 0o644, dir_fd=folder)
     except FileNotFoundError:
         raise ApiError(404, "file_not_found", f"No file at {shown!r} in this workspace.") from None
     except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise _full(shown) from None
         reason = _REASONS.get(exc.errno or 0, f"cannot be opened ({exc.strerror})")
         raise _invalid(f"{shown!r} {reason}.") from None
 
@@ -87,6 +95,8 @@ def _make_folder(name: str, folder: int, uid: int | None, shown: str) -> None:
     except FileExistsError:
         return  # a folder already (or not: opening it says so)
     except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise _full(shown) from None
         raise _invalid(f"Cannot create {shown!r}: {exc.strerror}.") from None
     if uid is not None:
         os.chown(name, uid, uid, dir_fd=folder, follow_symlinks=False)
@@ -127,7 +137,8 @@ def chunks(file: BinaryIO) -> Iterator[bytes]:
 
 
 def write(workspace: Workspace, relative: str, content: bytes) -> None:
-    """Create or replace the file at `relative`, creating its folders."""
+    """Create or replace the file at `relative`, creating its folders. Content that does not fit in
+    the workspace's quota is a 507, and leaves the file empty (the room it took is free again)."""
     parts = _components(relative)
     with _folder(workspace, parts[:-1], create=True) as folder:
         fd = _open_at(parts[-1], folder, _WRITE, relative)
@@ -140,6 +151,9 @@ def write(workspace: Workspace, relative: str, content: bytes) -> None:
         while view:
             view = view[os.write(fd, view) :]
     except OSError as exc:
-        raise _invalid(f"Cannot write {relative!r}: {exc.strerror}.") from None
+        if exc.errno != errno.ENOSPC:
+            raise _invalid(f"Cannot write {relative!r}: {exc.strerror}.") from None
+        os.ftruncate(fd, 0)
+        raise _full(relative) from None
     finally:
         os.close(fd)

@@ -13,7 +13,6 @@ import os
 import shutil
 import stat
 import subprocess
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -97,7 +96,8 @@ class Sandbox:
         self._system = _system_mounts(config.network)
 
     def uid_for(self, serial: int) -> int | None:
-        """The host uid workspace number `serial` runs as; None: shellctl's own (not root)."""
+        """The host uid the workspaces of owner number `serial` run as; None: shellctl's own (not
+        root). One uid per owner: RLIMIT_NPROC counts all its commands together."""
         if self._bwrap is None or os.geteuid() != 0:
             return None
         return self._config.uid_base + serial
@@ -143,26 +143,23 @@ class Sandbox:
             options += ["--setenv", name, value]
         return options
 
-    def probe(self, root: Path) -> None:
-        """Start one command the way every command starts; raise SandboxUnavailable if it fails."""
-        uid = self.uid_for(0)  # number 0 is never a workspace's (they count from 1)
-        if uid is not None:
-            _check_reachable(root.resolve())
-        with tempfile.TemporaryDirectory(prefix=".probe-", dir=root) as folder:
-            if uid is not None:
-                os.chown(folder, uid, uid)
-            with self.launch("echo ok", Workspace(Path(folder), uid)) as launch:
-                try:
-                    result = subprocess.run(
-                        launch.argv,
-                        check=False,
-                        capture_output=True,
-                        text=True,
-                        timeout=30,
-                        **launch.popen_kwargs(),
-                    )
-                except (OSError, subprocess.SubprocessError) as exc:
-                    raise SandboxUnavailable(_BROKEN.format(detail=str(exc))) from None
+    def probe(self, workspace: Workspace) -> None:
+        """Start one command the way every command starts, in `workspace` (a scratch one, made
+        like every other); raise SandboxUnavailable if it fails."""
+        if workspace.uid is not None:
+            _check_reachable(workspace.path.parent.resolve())
+        with self.launch("echo ok", workspace) as launch:
+            try:
+                result = subprocess.run(
+                    launch.argv,
+                    check=False,
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                    **launch.popen_kwargs(),
+                )
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise SandboxUnavailable(_BROKEN.format(detail=str(exc))) from None
         if result.returncode != 0 or result.stdout != "ok\n":
             detail = result.stderr.strip().splitlines()[-1:] or [f"exit code {result.returncode}"]
             raise SandboxUnavailable(_BROKEN.format(detail=detail[0]))

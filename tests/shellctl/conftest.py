@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,21 +46,44 @@ class Shellctl:
             ).fetchone()
         return None if row is None else self.workspaces / row[0]
 
+    @contextmanager
+    def files_of(self, session: str, owner: str = "") -> Iterator[Path]:
+        """The host folder holding a session's files: the workspace's own, or, with a disk quota
+        (shellctl mounts a workspace only while it uses it), its file system mounted elsewhere."""
+        folder = self.folder(session, owner)
+        assert folder is not None, f"session {session} has no workspace"
+        image = folder.with_name(folder.name + ".ext4")
+        if not image.exists():
+            yield folder
+            return
+        with tempfile.TemporaryDirectory(prefix="workspace-") as mount_point:
+            # Like shellctl mounts it: mount(8) reuses the loop device of an image still attached.
+            subprocess.run(
+                ["mount", "-t", "ext4", "-o", "loop,nosuid,nodev,noatime", image, mount_point], check=True
+            )
+            try:
+                yield Path(mount_point)
+            finally:
+                subprocess.run(["umount", mount_point], check=True)
+
 
 @contextmanager
 def running_shellctl(
-    logs: Path, *args: str, env: Mapping[str, str] | None = None, name: str = "shellctl"
+    logs: Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    name: str = "shellctl",
+    workspaces: Path | None = None,
 ) -> Iterator[Shellctl]:
+    """shellctl on a workspaces folder of its own, or on `workspaces` (from `workspaces_folder()`)."""
     env = {"AGENT_BUILDER_SHELLCTL_TOKEN": TOKEN, "E2E_SECRET": PARENT_SECRET, **(env or {})}
-    with workspaces_folder() as workspaces:
-        command = agent_builder("shellctl", "--port", "0", "--workspaces", str(workspaces), *args)
-        with (
-            running(command, "AGENT_BUILDER_READY", logs / f"{name}.log", env=env) as process,
-            httpx.Client(
-                base_url=process.url, timeout=30, headers={"Authorization": f"Bearer {TOKEN}"}
-            ) as client,
-        ):
-            yield Shellctl(client, workspaces.resolve(), process)
+    with ExitStack() as stack:
+        folder = workspaces or stack.enter_context(workspaces_folder())
+        command = agent_builder("shellctl", "--port", "0", "--workspaces", str(folder), *args)
+        process = stack.enter_context(running(command, "AGENT_BUILDER_READY", logs / f"{name}.log", env=env))
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        client = stack.enter_context(httpx.Client(base_url=process.url, timeout=30, headers=headers))
+        yield Shellctl(client, folder.resolve(), process)
 
 
 @pytest.fixture(scope="session")

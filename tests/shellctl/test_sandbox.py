@@ -5,10 +5,13 @@ and the resource limits."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
+import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -40,7 +43,7 @@ def _marker() -> str:
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shellctl]:
     env = {
-        "AGENT_BUILDER_SANDBOX_MAX_PROCESSES": "24",
+        "AGENT_BUILDER_SANDBOX_MAX_PROCESSES_PER_OWNER": "24",
         "AGENT_BUILDER_SANDBOX_MAX_FILE_BYTES": str(1 << 20),
         "AGENT_BUILDER_SANDBOX_CPU_SECONDS": "1",
         "AGENT_BUILDER_SANDBOX_MEMORY_BYTES": str(256 << 20),
@@ -109,14 +112,17 @@ def test_the_workspace_and_the_tmpfs_are_writable(shellctl: Shellctl) -> None:
     assert not Path("/tmp", name).exists() and not Path("/dev/shm", name).exists()  # not the host's
 
 
-def test_other_workspaces_are_out_of_reach(shellctl: Shellctl) -> None:
+@pytest.mark.parametrize("owner", [None, "agent-1"], ids=["other-owner", "same-owner"])
+def test_other_workspaces_are_out_of_reach(shellctl: Shellctl, owner: str | None) -> None:
+    # Workspaces of one owner share a uid: only the mount namespace keeps them apart.
     first, second = _session(), _session()
-    shellctl.exec(first, "echo private > note.txt")
-    folder = shellctl.folder(first)
+    shellctl.exec(first, "echo private > note.txt", owner="agent-1")
+    folder = shellctl.folder(first, "agent-1")
     assert folder is not None
     result = shellctl.exec(
         second,
         f"find / -name note.txt 2>/dev/null; cat {folder}/note.txt 2>/dev/null || echo unreadable; ls -A ..",
+        owner=owner,
     )
     lines = result["stdout"].splitlines()
     assert lines[0] == "unreadable"  # find found nothing; its host path does not exist in here
@@ -143,15 +149,46 @@ def test_the_network_switch_shares_the_hosts_network(tmp_path_factory: pytest.Te
 
 
 @AS_ROOT
-def test_every_workspace_runs_as_a_host_uid_of_its_own(shellctl: Shellctl) -> None:
-    uids = []
-    for session in (_session(), _session()):
-        shellctl.exec(session, "touch mine")
-        folder = shellctl.folder(session)
-        assert folder is not None
-        uids.append((folder / "mine").stat().st_uid)
-        assert uids[-1] == folder.stat().st_uid
-    assert len(set(uids)) == 2 and 0 not in uids
+def test_every_owner_runs_as_a_host_uid_of_its_own(shellctl: Shellctl) -> None:
+    owners = [f"agent-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    uids = {}
+    for owner, session in [(owners[0], _session()), (owners[0], _session()), (owners[1], _session())]:
+        shellctl.exec(session, "touch mine", owner=owner)
+        with shellctl.files_of(session, owner) as files:
+            assert (files / "mine").stat().st_uid == files.stat().st_uid
+            uids.setdefault(owner, set()).add(files.stat().st_uid)
+    assert [len(uids[owner]) for owner in owners] == [1, 1]  # one uid for all sessions of an owner
+    assert uids[owners[0]] != uids[owners[1]] and 0 not in uids[owners[0]] | uids[owners[1]]
+
+
+@AS_ROOT
+def test_the_process_limit_counts_every_workspace_of_an_owner(limited: Shellctl) -> None:
+    """Issue 25, item 5: RLIMIT_NPROC counted per workspace, so 3 conversations of one agent held
+    342 processes at once. Now one conversation holding 12 of the owner's 24 leaves another
+    conversation of that owner too few for 12 more, and one of another owner all it needs."""
+    owner, holder = f"agent-{uuid.uuid4().hex[:8]}", _session()
+    held, more, elsewhere = _marker(), _marker(), _marker()
+    spawn = "for i in $(seq 12); do sleep {} & done"
+    with ThreadPoolExecutor(1) as pool:
+        holding = pool.submit(
+            limited.exec,
+            holder,
+            spawn.format(held) + "; while [ ! -e stop ]; do sleep 0.1; done",
+            timeout_s=20,
+            owner=owner,
+        )
+        try:
+            deadline = time.monotonic() + 10
+            while len(host_processes(f"sleep {held}")) < 12:
+                assert time.monotonic() < deadline and not holding.done(), holding
+                time.sleep(0.05)
+            same = limited.exec(_session(), spawn.format(more) + "; echo spawned", owner=owner)
+            other = limited.exec(_session(), spawn.format(elsewhere) + "; echo spawned", owner="agent-other")
+        finally:
+            limited.client.put(f"/sessions/{holder}/files", params={"path": "stop", "owner": owner})
+        assert holding.result()["exit_code"] == 0
+    assert re.search("fork|Resource temporarily unavailable", same["stderr"], re.IGNORECASE), same
+    assert (other["stdout"], other["stderr"]) == ("spawned\n", ""), other
 
 
 def test_a_timeout_kills_everything_the_command_started(shellctl: Shellctl) -> None:
@@ -221,3 +258,22 @@ def test_the_tmpfs_is_small(limited: Shellctl) -> None:
         for leftover in Path("/tmp").glob(f"{name}-*"):  # only if the sandbox's /tmp were the host's
             leftover.unlink()
     assert result["exit_code"] == 1 and "No space left" in result["stderr"]
+
+
+@AS_ROOT
+def test_the_disk_quota_bounds_a_workspace(shellctl: Shellctl) -> None:
+    """Issue 25, item 5: four 60 MB files took under a second, and nothing bounded their total.
+    Each is within the file size limit (64 MiB); the workspace's quota (100 MiB) stops the second."""
+    session = _session()
+    result = shellctl.exec(
+        session, "for n in 1 2 3 4; do head -c 60000000 /dev/zero > f$n || echo f$n; done", timeout_s=60
+    )
+    assert result["stdout"].split() == ["f2", "f3", "f4"], result
+    assert result["stderr"].count("No space left on device") == 3
+    folder = shellctl.folder(session)
+    assert folder is not None
+    on_host = sum(path.stat().st_blocks * 512 for path in shellctl.workspaces.glob(f"{folder.name}*"))
+    assert on_host <= 100 << 20  # the image, and nothing beside it
+    assert not os.path.ismount(folder)  # mounted only while a command or the file API uses it
+    with shellctl.files_of(session) as files:
+        assert (files / "f1").stat().st_size == 60_000_000 and (files / "f4").stat().st_size == 0

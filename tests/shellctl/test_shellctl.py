@@ -3,16 +3,19 @@ and session, the file API's checks, and 4xx JSON for every bad input."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.shellctl.conftest import Shellctl, json_error
+from tests.shellctl.conftest import Shellctl, json_error, running_shellctl
 
 
 def _session() -> str:
@@ -22,7 +25,8 @@ def _session() -> str:
 def test_healthz_is_open_and_reports_the_isolation(shellctl: Shellctl) -> None:
     response = httpx.get(f"{shellctl.process.url}/healthz")  # no token
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "isolation": "bubblewrap"}
+    quota = (100 << 20) if os.geteuid() == 0 else None  # a disk quota needs loop mounts, so root
+    assert response.json() == {"status": "ok", "isolation": "bubblewrap", "workspace_bytes": quota}
 
 
 @pytest.mark.parametrize("authorization", [None, "Bearer wrong-token-0123456789", "Basic abc", "Bearer"])
@@ -124,9 +128,12 @@ def test_workspace_names_are_random_and_mapped_per_owner(shellctl: Shellctl) -> 
     folders = [shellctl.folder(session, owner) for owner in ("", "agent-a", "agent-b")]
     assert all(folder is not None and folder.is_dir() for folder in folders)
     assert len(set(folders)) == 3  # the same session id under three owners: three workspaces
-    for folder, who in zip(folders, ("unowned", "agent-a", "agent-b"), strict=True):
+    for owner, folder, who in zip(
+        ("", "agent-a", "agent-b"), folders, ("unowned", "agent-a", "agent-b"), strict=True
+    ):
         assert folder is not None and re.fullmatch(r"[0-9a-f]{32}", folder.name)
-        assert (folder / "who.txt").read_text() == f"{who}\n"
+        with shellctl.files_of(session, owner) as files:
+            assert (files / "who.txt").read_text() == f"{who}\n"
     assert not any(session in name for name in os.listdir(shellctl.workspaces))
     assert os.stat(shellctl.workspaces).st_mode & 0o777 == 0o711  # searchable, not listable
 
@@ -190,21 +197,36 @@ def test_the_file_api_follows_no_link_and_no_dots(shellctl: Shellctl, path: str)
     assert not (shellctl.workspaces / "escape.txt").exists()
 
 
+@pytest.fixture(scope="module")
+def unquoted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shellctl]:
+    """shellctl without a disk quota: workspaces are folders on the host's file system."""
+    logs = tmp_path_factory.mktemp("unquoted")
+    with running_shellctl(
+        logs, env={"AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES": "0"}, name="unquoted"
+    ) as started:
+        yield started
+
+
 def test_the_file_api_refuses_hard_links(
-    shellctl: Shellctl, tmp_path_factory: pytest.TempPathFactory
+    shellctl: Shellctl, unquoted: Shellctl, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    session = _session()
-    shellctl.exec(session, "echo inside > own.txt; ln own.txt twin.txt")
     outside = tmp_path_factory.mktemp("outside") / "secret.txt"
     outside.write_text("host secret\n")
-    folder = shellctl.folder(session)
-    assert folder is not None
-    os.link(outside, folder / "linked.txt")  # what a command could do without a mount namespace
-    for path in ("linked.txt", "twin.txt"):
-        read = shellctl.client.get(f"/sessions/{session}/files", params={"path": path})
-        assert "other hard links" in json_error(read, 400, "invalid_path")["message"]
-        write = shellctl.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned")
-        json_error(write, 400, "invalid_path")
+    for service in (shellctl, unquoted):
+        session = _session()
+        service.exec(session, "echo inside > own.txt; ln own.txt twin.txt")
+        paths = ["twin.txt"]
+        with service.files_of(session) as files:
+            try:
+                os.link(outside, files / "linked.txt")  # what a command could do without a mount namespace
+                paths.append("linked.txt")
+            except OSError as exc:  # with a disk quota, the workspace is a file system of its own
+                assert service is shellctl and exc.errno == errno.EXDEV, exc
+        for path in paths:
+            read = service.client.get(f"/sessions/{session}/files", params={"path": path})
+            assert "other hard links" in json_error(read, 400, "invalid_path")["message"]
+            write = service.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned")
+            json_error(write, 400, "invalid_path")
     assert outside.read_text() == "host secret\n"
 
 
@@ -298,3 +320,42 @@ def test_request_env_reaches_the_command_but_not_over_the_sandbox_variables(shel
     for env in ({"lower": "x"}, {"NUL": "a\x00b"}):
         bad = shellctl.client.post(f"/sessions/{session}/exec", json={"command": "true", "env": env})
         assert bad.status_code == 422, bad.text
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a disk quota needs loop mounts, so shellctl run as root")
+def test_the_file_api_at_the_disk_quota(shellctl: Shellctl) -> None:
+    session = _session()
+    fill = shellctl.exec(
+        session, "head -c 60000000 /dev/zero > a; head -c 60000000 /dev/zero > b", timeout_s=60
+    )
+    assert "No space left on device" in fill["stderr"]
+
+    def put(path: str) -> httpx.Response:
+        return shellctl.client.put(
+            f"/sessions/{session}/files", params={"path": path}, content=b"x" * 500_000
+        )
+
+    message = json_error(put("notes/more.txt"), 507, "workspace_full")["message"]
+    assert message == "The workspace is full: no room for 'notes/more.txt'. Delete files to make room."
+    left = shellctl.client.get(f"/sessions/{session}/files", params={"path": "notes/more.txt"})
+    assert (left.status_code, left.content) == (200, b"")  # what did not fit is not kept
+    shellctl.exec(session, "rm b")
+    assert put("notes/more.txt").status_code == 200
+
+
+def test_idle_workspaces_are_removed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 25, item 5: a workspace lived until its agent was deleted."""
+    logs = tmp_path_factory.mktemp("idle")
+    with running_shellctl(logs, env={"AGENT_BUILDER_SANDBOX_IDLE_SECONDS": "1"}, name="idle") as idle:
+        session = _session()
+        # In use for longer than the idle time: a workspace is never removed under a command.
+        assert idle.exec(session, "echo kept > f; sleep 2.5; cat f")["stdout"] == "kept\n"
+        folder = idle.folder(session)
+        assert folder is not None
+        deadline = time.monotonic() + 5
+        while idle.folder(session) is not None:
+            assert time.monotonic() < deadline, "the idle workspace is still there"
+            time.sleep(0.1)
+        assert not any(idle.workspaces.glob(f"{folder.name}*"))  # its folder and file system
+        assert idle.exec(session, "ls -A")["stdout"] == ""  # the next command starts afresh
+        assert "1 idle workspaces removed" in idle.process.log_path.read_text()
