@@ -26,6 +26,7 @@ from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
+from support.lint_dialect import dialect_problems
 from support.lint_rules import LintCase, LintStep, case_problems
 from support.lint_step_code import check_step_code
 from support.naming import scenario_slug
@@ -78,8 +79,9 @@ def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
 
 def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem], int]:
     shown = relative(path)
+    text = path.read_text(encoding="utf-8")
     try:
-        document = Parser().parse(TokenScanner(path.read_text(encoding="utf-8")))
+        document = Parser().parse(TokenScanner(text))
     except (CompositeParserException, ParserException) as error:
         errors = error.errors if isinstance(error, CompositeParserException) else [error]
         return [_syntax_problem(shown, parse_error) for parse_error in errors], 0
@@ -87,7 +89,7 @@ def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem]
     if feature is None:
         return [], 0
     problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)
-    problems += _placeholder_problems(shown, feature)
+    problems += _placeholder_problems(shown, feature) + dialect_problems(shown, text, document)
     cases = list(_cases(feature["children"], _tag_names(feature), ()))
     for case in cases:
         problems += case_problems(shown, case, steps)
