@@ -48,7 +48,7 @@ def step_see_access(context: Context) -> None:
     expect(_access_point(world).card("Web app")).to_be_visible()
 
 
-@then('the access cards each say "{text}":')
+@then("the access cards each say {string}:")
 def step_cards_say(context: Context, text: str) -> None:
     """Every access card (web app, service API) shows the text."""
     access_point = _access_point(context.world)
@@ -99,7 +99,7 @@ def step_copy_url(context: Context) -> None:
     _access_point(context.world).web_app.copy_url()
 
 
-@then('the access point confirms "{text}"')
+@then("the access point confirms {string}")
 def step_access_confirms(context: Context, text: str) -> None:
     """The access point shows a confirmation such as "Copied"."""
     expect(_access_point(context.world).web_app.confirmation(text)).to_be_visible()
@@ -188,7 +188,7 @@ def step_switch_on(context: Context) -> None:
     expect(switch).to_be_enabled()
 
 
-@then('the access point shows the error "{text}"')
+@then("the access point shows the error {string}")
 def step_access_error(context: Context, text: str) -> None:
     """The access point explains what it could not do."""
     expect(_access_point(context.world).error).to_contain_text(text)
@@ -206,7 +206,7 @@ def step_service_on(context: Context) -> None:
     _access_point(context.world).service_api.enabled.set_checked(True)
 
 
-@then('the access point says "{text}"')
+@then("the access point says {string}")
 def step_access_says(context: Context, text: str) -> None:
     """The access point shows the text (a state, an explanation)."""
     expect(_access_point(context.world).says(text)).to_be_visible()

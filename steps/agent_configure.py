@@ -23,10 +23,6 @@ def _configure(world: World) -> ConfigurePage:
     return ConfigurePage(world.page)
 
 
-def _quoted(text: str) -> list[str]:
-    return re.findall(r'"([^"]*)"', text)
-
-
 @when("I open the agent's configure page")
 def step_open_configure(context: Context) -> None:
     """Open the current agent's configure page and wait for it to load."""
@@ -43,7 +39,7 @@ def step_see_configure(context: Context) -> None:
     expect(AgentHeader(world.page).title(agent.name)).to_be_visible()
 
 
-@when('I switch to the "{tab}" tab')
+@when("I switch to the {string} tab")
 def step_switch_tab(context: Context, tab: str) -> None:
     """Switch the configure page to a tab (Build, Preview)."""
     AgentHeader(context.world.page).tab(tab).click()
@@ -63,7 +59,7 @@ def step_instructions_default(context: Context) -> None:
     expect(_configure(context.world).instructions).to_have_value(BASIC_INSTRUCTIONS)
 
 
-@when('I replace the instructions with "{text}"')
+@when("I replace the instructions with {string}")
 def step_replace_instructions(context: Context, text: str) -> None:
     """Replace the instructions field's text (autosaved)."""
     _configure(context.world).instructions.fill(text)
@@ -75,7 +71,7 @@ def step_blank_instructions(context: Context) -> None:
     _configure(context.world).instructions.fill("  \t\n  ")
 
 
-@then('the instructions field shows "{text}"')
+@then("the instructions field shows {string}")
 def step_instructions_show(context: Context, text: str) -> None:
     """The instructions field shows exactly the text."""
     expect(_configure(context.world).instructions).to_have_value(text)
@@ -119,7 +115,7 @@ def step_retry_save(context: Context) -> None:
     PublishBar(context.world.page).retry()
 
 
-@then('the agent\'s draft instructions are "{text}"')
+@then("the agent's draft instructions are {string}")
 def step_draft_instructions_are(context: Context, text: str) -> None:
     """The agent's draft, read through the console API, has these instructions."""
     world: World = context.world
@@ -127,7 +123,7 @@ def step_draft_instructions_are(context: Context, text: str) -> None:
     assert draft.config.instructions == text, f"draft instructions are {draft.config.instructions!r}"
 
 
-@then('the agent\'s draft instructions become "{text}"')
+@then("the agent's draft instructions become {string}")
 def step_draft_instructions_become(context: Context, text: str) -> None:
     """The draft's instructions (console API) become the text, polled until they do."""
     world: World = context.world
@@ -139,39 +135,38 @@ def step_draft_instructions_become(context: Context, text: str) -> None:
     )
 
 
-@when('I replace the opening statement with "{text}"')
+@when("I replace the opening statement with {string}")
 def step_replace_opening(context: Context, text: str) -> None:
     """Replace the opening statement (autosaved)."""
     _configure(context.world).opening_statement.fill(text)
 
 
-@then('the opening statement field shows "{text}"')
+@then("the opening statement field shows {string}")
 def step_opening_shows(context: Context, text: str) -> None:
     """The opening statement field shows exactly the text."""
     expect(_configure(context.world).opening_statement).to_have_value(text)
 
 
-@when('I add the suggested question "{text}"')
+@when("I add the suggested question {string}")
 def step_add_question(context: Context, text: str) -> None:
     """Add one suggested question (autosaved)."""
     _configure(context.world).add_suggested_question(text)
 
 
-@when("I add the suggested questions {questions}")
-def step_add_questions(context: Context, questions: str) -> None:
+@when("I add the suggested questions {strings}")
+def step_add_questions(context: Context, questions: list[str]) -> None:
     """Add several suggested questions, written "A", "B" and "C"."""
     configure = _configure(context.world)
-    for text in _quoted(questions):
+    for text in questions:
         configure.add_suggested_question(text)
 
 
-@then("the suggested questions are {questions}")
-def step_questions_are(context: Context, questions: str) -> None:
+@then("the suggested questions are {strings}")
+def step_questions_are(context: Context, questions: list[str]) -> None:
     """The suggested questions shown are exactly these, in order."""
-    expected = _quoted(questions)
     fields = _configure(context.world).suggested_questions
-    expect(fields).to_have_count(len(expected))
-    for index, text in enumerate(expected):
+    expect(fields).to_have_count(len(questions))
+    for index, text in enumerate(questions):
         expect(fields.nth(index)).to_have_value(text)
 
 
@@ -183,7 +178,7 @@ def step_cannot_add_question(context: Context) -> None:
     expect(configure.question_limit_note).to_be_visible()
 
 
-@then("the agent's draft has {count:d} suggested questions")
+@then("the agent's draft has {int} suggested questions")
 def step_draft_question_count(context: Context, count: int) -> None:
     """The agent's draft (console API) has that many suggested questions."""
     world: World = context.world
@@ -191,37 +186,37 @@ def step_draft_question_count(context: Context, count: int) -> None:
     assert len(questions) == count, f"the draft has {questions!r}"
 
 
-@when('I enable the tool "{label}"')
+@when("I enable the tool {string}")
 def step_enable_tool(context: Context, label: str) -> None:
     """Switch a tool on in the configure page."""
     _configure(context.world).tool(label).check()
 
 
-@when('I disable the tool "{label}"')
+@when("I disable the tool {string}")
 def step_disable_tool(context: Context, label: str) -> None:
     """Switch a tool off in the configure page."""
     _configure(context.world).tool(label).uncheck()
 
 
-@then('the tool "{label}" is enabled')
+@then("the tool {string} is enabled")
 def step_tool_enabled(context: Context, label: str) -> None:
     """The tool's switch is on."""
     expect(_configure(context.world).tool(label)).to_be_checked()
 
 
-@then('the tool "{label}" is disabled')
+@then("the tool {string} is disabled")
 def step_tool_disabled(context: Context, label: str) -> None:
     """The tool's switch is off."""
     expect(_configure(context.world).tool(label)).not_to_be_checked()
 
 
-@when('I set the "{label}" field to "{value}"')
+@when("I set the {string} field to {string}")
 def step_set_field(context: Context, label: str, value: str) -> None:
     """Fill an advanced field (temperature, max tokens) by its label."""
     _configure(context.world).field(label).fill(value)
 
 
-@then('the "{label}" field shows the error "{error}"')
+@then("the {string} field shows the error {string}")
 def step_field_error(context: Context, label: str, error: str) -> None:
     """The field shows the validation error next to it."""
     field = _configure(context.world).field(label)
@@ -229,17 +224,17 @@ def step_field_error(context: Context, label: str, error: str) -> None:
     expect(field).to_have_accessible_description(re.compile(re.escape(error)))
 
 
-@then('the "{label}" field shows "{value}"')
+@then("the {string} field shows {string}")
 def step_field_shows(context: Context, label: str, value: str) -> None:
     """The field shows exactly the value."""
     expect(_configure(context.world).field(label)).to_have_value(value)
 
 
-@then("the agent's draft {parameter} is now {value}")
-@then("the agent's draft {parameter} is still {value}")
-def step_parameter_is(context: Context, parameter: str, value: str) -> None:
+@then("the agent's draft {model_parameter} is now {float}")
+@then("the agent's draft {model_parameter} is still {float}")
+def step_parameter_is(context: Context, parameter: str, value: float) -> None:
     """The draft's model parameter (console API) has this value: the new one, or its earlier one."""
     world: World = context.world
     parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
     saved = getattr(parameters, _PARAMETERS[parameter])
-    assert float(saved) == float(value), f"the draft's {parameter} is {saved}"
+    assert float(saved) == value, f"the draft's {parameter} is {saved}"

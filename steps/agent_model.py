@@ -10,7 +10,7 @@ from support.ui.configure import ConfigurePage
 from support.world import World
 
 
-@then('the model picker shows "{option}"')
+@then("the model picker shows {string}")
 def step_model_picker_shows(context: Context, option: str) -> None:
     """The model picker's selected model reads the option."""
     expect(ConfigurePage(context.world.page).selected_model).to_have_text(option)

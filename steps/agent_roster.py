@@ -36,7 +36,7 @@ def step_see_roster(context: Context) -> None:
     expect(_roster(world).heading).to_be_visible()
 
 
-@when('I create an agent named "{label}" from the roster')
+@when("I create an agent named {string} from the roster")
 def step_create_from_roster(context: Context, label: str) -> None:
     """Create an agent in the roster with a run-unique name; it becomes "the agent"."""
     world: World = context.world
@@ -45,14 +45,14 @@ def step_create_from_roster(context: Context, label: str) -> None:
     track_agent(world, world.console.get_agent(ConfigurePage(world.page).agent_id()), label)
 
 
-@when('I search the roster for the agent "{label}"')
+@when("I search the roster for the agent {string}")
 def step_search_for_agent(context: Context, label: str) -> None:
     """Search the roster for a labelled agent's run-unique name."""
     world: World = context.world
     _roster(world).search(agent_by_label(world, label).name)
 
 
-@step('the console holds the answer to a roster search for the agent "{label}"')
+@step("the console holds the answer to a roster search for the agent {string}")
 def step_hold_search(context: Context, label: str) -> None:
     """Hold the roster's search request for a labelled agent ("the held roster search")."""
     world: World = context.world
@@ -60,7 +60,7 @@ def step_hold_search(context: Context, label: str) -> None:
     world.held["roster search"] = _roster(world).hold_search_for(name, world.settings.timeout_ms)
 
 
-@when('I search the roster for "{text}"')
+@when("I search the roster for {string}")
 def step_search_for_text(context: Context, text: str) -> None:
     """Type the text into the roster's search."""
     world: World = context.world
@@ -74,7 +74,7 @@ def step_roster_lists_agent(context: Context) -> None:
     expect(_roster(world).link(current_agent(world).name)).to_be_visible()
 
 
-@then('the agent roster lists the agent "{label}"')
+@then("the agent roster lists the agent {string}")
 def step_roster_lists_labelled(context: Context, label: str) -> None:
     """The roster lists the labelled agent."""
     world: World = context.world
@@ -88,20 +88,20 @@ def step_roster_lacks_agent(context: Context) -> None:
     expect(_roster(world).link(current_agent(world).name)).to_have_count(0)
 
 
-@then('the agent roster does not list the agent "{label}"')
+@then("the agent roster does not list the agent {string}")
 def step_roster_lacks_labelled(context: Context, label: str) -> None:
     """The roster does not list the labelled agent."""
     world: World = context.world
     expect(_roster(world).link(agent_by_label(world, label).name)).to_have_count(0)
 
 
-@then('the agent roster says "{text}"')
+@then("the agent roster says {string}")
 def step_roster_says(context: Context, text: str) -> None:
     """The roster shows the text (e.g. an empty search result)."""
     expect(_roster(context.world).says(text)).to_be_visible()
 
 
-@then('the agent roster shows the agent as "{badge}"')
+@then("the agent roster shows the agent as {string}")
 def step_roster_badge(context: Context, badge: str) -> None:
     """The current agent's row shows the badge (Draft, Published)."""
     world: World = context.world

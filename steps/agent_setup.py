@@ -21,7 +21,7 @@ def step_basic_agent(context: Context) -> None:
     create_basic_agent(context.world)
 
 
-@given('a basic configured agent named "{label}" has been created via API')
+@given("a basic configured agent named {string} has been created via API")
 def step_basic_agent_named(context: Context, label: str) -> None:
     """The same basic agent, addressable later by its label."""
     create_basic_agent(context.world, label)
@@ -61,18 +61,18 @@ def step_draft_with_missing_model(context: Context) -> None:
 
 
 # Used mid-scenario ("When I open ... And another tab saves ..."), so it matches any keyword.
-@step('another tab saves the instructions "{instructions}"')
+@step("another tab saves the instructions {string}")
 def step_other_tab_saves(context: Context, instructions: str) -> None:
     """Save the instructions through the API, as another browser tab would."""
     change_draft(context.world, instructions=instructions)
 
 
-@given('the agent greets with "{opening}" and suggests "{first}" and "{second}" via API')
+@given("the agent greets with {string} and suggests {string} and {string} via API")
 def step_greeting_via_api(context: Context, opening: str, first: str, second: str) -> None:
     change_draft(context.world, opening_statement=opening, suggested_questions=[first, second])
 
 
-@step('another tab saves the opening statement "{text}"')
+@step("another tab saves the opening statement {string}")
 def step_other_tab_saves_opening(context: Context, text: str) -> None:
     """Save the opening statement through the API, as another browser tab would."""
     change_draft(context.world, opening_statement=text)
@@ -89,7 +89,7 @@ def step_another_published_agent(context: Context) -> None:
     publish_agent(world)
 
 
-@given('the agent has the tool "{tool}" enabled via API')
+@given("the agent has the tool {string} enabled via API")
 def step_tool_enabled_via_api(context: Context, tool: str) -> None:
     """Enable a tool in the agent's draft through the API (setup)."""
     enable_tool(context.world, tool)

@@ -24,7 +24,7 @@ def _sign_in(world: World, email: str, password: str) -> None:
     SignInPage(world.page).sign_in(email, password)
 
 
-@when('I open a sign-in link that sends me on to "{target}"')
+@when("I open a sign-in link that sends me on to {string}")
 def step_open_sign_in_link(context: Context, target: str) -> None:
     # `target` goes into the query as written: "%09" is a tab once the page reads it.
     context.world.open(f"{SignInPage.PATH}?next={target}")
@@ -37,7 +37,7 @@ def step_sign_in(context: Context) -> None:
     _sign_in(world, world.settings.admin_email, world.settings.admin_password.get_secret_value())
 
 
-@when('I sign in with the admin email and the password "{password}"')
+@when("I sign in with the admin email and the password {string}")
 def step_sign_in_with_password(context: Context, password: str) -> None:
     """Sign in with the admin email and another password."""
     world: World = context.world
@@ -64,7 +64,7 @@ def step_see_sign_in(context: Context) -> None:
     expect(SignInPage(world.page).heading).to_be_visible()
 
 
-@then('I see the sign-in error "{message}"')
+@then("I see the sign-in error {string}")
 def step_sign_in_error(context: Context, message: str) -> None:
     """The sign-in page shows the error."""
     world: World = context.world

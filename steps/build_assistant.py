@@ -44,7 +44,7 @@ def step_proposes(context: Context) -> None:
             expect(items).to_have_text(expected)
 
 
-@then('the build assistant marks the {kind} "{name}" unavailable')
+@then("the build assistant marks the {resource} {string} unavailable")
 def step_marks_unavailable(context: Context, kind: str, name: str) -> None:
     section = {"tool": "Tools", "dataset": "Knowledge"}[kind]
     assistant = _assistant(context.world)
@@ -54,7 +54,7 @@ def step_marks_unavailable(context: Context, kind: str, name: str) -> None:
     expect(assistant.unavailable_note).to_contain_text(f"{name}: No {kind} named '{name}' exists.")
 
 
-@then('the build assistant explains "{text}"')
+@then("the build assistant explains {string}")
 def step_explains(context: Context, text: str) -> None:
     expect(_assistant(context.world).error).to_contain_text(text, timeout=PROPOSAL_TIMEOUT_MS)
 

@@ -33,23 +33,23 @@ def step_open_second_tab(context: Context) -> None:
     wait_until_loaded(tab)
 
 
-@when('in the {which} tab I replace the instructions with "{text}"')
+@when("in the {tab} tab I replace the instructions with {string}")
 def step_tab_instructions(context: Context, which: str, text: str) -> None:
     ConfigurePage(_tab(context.world, which)).instructions.fill(text)
 
 
-@when('in the {which} tab I replace the opening statement with "{text}"')
+@when("in the {tab} tab I replace the opening statement with {string}")
 def step_tab_opening(context: Context, which: str, text: str) -> None:
     ConfigurePage(_tab(context.world, which)).opening_statement.fill(text)
 
 
-@then("the {which} tab has saved its change")
+@then("the {tab} tab has saved its change")
 def step_tab_saved(context: Context, which: str) -> None:
     world: World = context.world
     PublishBar(_tab(world, which)).wait_for_save_state("Saved", world.settings.timeout_ms)
 
 
-@then("the {which} tab says its save was refused because the agent changed elsewhere")
+@then("the {tab} tab says its save was refused because the agent changed elsewhere")
 def step_tab_refused(context: Context, which: str) -> None:
     bar = PublishBar(_tab(context.world, which))
     expect(bar.shows(SAVE_REFUSED)).to_be_visible()
@@ -68,12 +68,12 @@ def step_says_changed(context: Context) -> None:
     expect(bar.load_latest).to_be_visible()
 
 
-@when("in the {which} tab I load the latest version")
+@when("in the {tab} tab I load the latest version")
 def step_tab_load_latest(context: Context, which: str) -> None:
     PublishBar(_tab(context.world, which)).load_latest.click()
 
 
-@then('after a reload both tabs show the instructions "{instructions}" and the opening statement "{opening}"')
+@then("after a reload both tabs show the instructions {string} and the opening statement {string}")
 def step_both_converge(context: Context, instructions: str, opening: str) -> None:
     world: World = context.world
     for tab in (_tab(world, "first"), _tab(world, "second")):

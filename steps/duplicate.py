@@ -33,7 +33,7 @@ def step_duplicate_from_roster(context: Context) -> None:
     _finish(world, dialog, original)
 
 
-@when('I duplicate the agent from its configure page as "{label}"')
+@when("I duplicate the agent from its configure page as {string}")
 def step_duplicate_from_configure(context: Context, label: str) -> None:
     world: World = context.world
     original = current_agent(world)
@@ -42,7 +42,7 @@ def step_duplicate_from_configure(context: Context, label: str) -> None:
     _finish(world, dialog, original)
 
 
-@then('the copy is named "{suffix}" after the original')
+@then("the copy is named {string} after the original")
 def step_copy_named(context: Context, suffix: str) -> None:
     world: World = context.world
     copy = current_agent(world)

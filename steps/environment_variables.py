@@ -17,49 +17,49 @@ def _section(world: World) -> EnvVarsSection:
     return EnvVarsSection(world.page)
 
 
-@given('the agent has the variable {name} set to "{value}" via API')
+@given("the agent has the variable {variable} set to {string} via API")
 def step_variable_via_api(context: Context, name: str, value: str) -> None:
     add_env_var(context.world, name, value)
 
 
-@given('the agent has the secret variable {name} set to "{value}" via API')
+@given("the agent has the secret variable {variable} set to {string} via API")
 def step_secret_via_api(context: Context, name: str, value: str) -> None:
     add_env_var(context.world, name, value, secret=True)
 
 
-@when('I add the variable {name} with the value "{value}"')
+@when("I add the variable {variable} with the value {string}")
 def step_add_variable(context: Context, name: str, value: str) -> None:
     _section(context.world).add(name, value)
 
 
-@when('I add the secret variable {name} with the value "{value}"')
+@when("I add the secret variable {variable} with the value {string}")
 def step_add_secret(context: Context, name: str, value: str) -> None:
     _section(context.world).add(name, value, secret=True)
 
 
-@when('I try to add a variable named "{name}"')
+@when("I try to add a variable named {string}")
 def step_try_bad_name(context: Context, name: str) -> None:
     _section(context.world).add(name, "any value")
 
 
-@when('I change the variable {name} to "{value}"')
+@when("I change the variable {variable} to {string}")
 def step_edit_variable(context: Context, name: str, value: str) -> None:
     dialog = _section(context.world).open_edit(name)
     dialog.value.fill(value)
     dialog.save()
 
 
-@when("I delete the variable {name}")
+@when("I delete the variable {variable}")
 def step_delete_variable(context: Context, name: str) -> None:
     _section(context.world).delete(name)
 
 
-@when("I import a .env file containing:")
+@when("I import an env file containing:")
 def step_import(context: Context) -> None:
     _section(context.world).import_file(".env", context.text.encode())
 
 
-@when("I import a .env file that is not text")
+@when("I import an env file that is not text")
 def step_import_binary(context: Context) -> None:
     _section(context.world).import_file("picture.env", NOT_TEXT)
 
@@ -72,17 +72,17 @@ def step_variables_listed(context: Context) -> None:
         expect(section.value_of(row["name"])).to_have_text(row["value"])
 
 
-@then("the variable {name} is not listed")
+@then("the variable {variable} is not listed")
 def step_variable_gone(context: Context, name: str) -> None:
     expect(_section(context.world).row(name)).to_have_count(0)
 
 
-@then('the variable {name} is shown masked as "{masked}"')
+@then("the variable {variable} is shown masked as {string}")
 def step_variable_masked(context: Context, name: str, masked: str) -> None:
     expect(_section(context.world).value_of(name)).to_have_text(f"{masked} Secret")
 
 
-@then('the console API lists {name} as a secret masked as "{masked}", without its value')
+@then("the console API lists {variable} as a secret masked as {string}, without its value")
 def step_api_masks_secret(context: Context, name: str, masked: str) -> None:
     """The public contract itself never carries the value: a page could not show what it never got."""
     listed = env_vars(context.world)[name]
@@ -92,7 +92,7 @@ def step_api_masks_secret(context: Context, name: str, masked: str) -> None:
     )
 
 
-@then('the variable dialog says "{text}"')
+@then("the variable dialog says {string}")
 def step_dialog_says(context: Context, text: str) -> None:
     expect(_section(context.world).dialog("Add variable").field_error(text)).to_be_visible()
 
@@ -103,7 +103,7 @@ def step_nothing_saved(context: Context) -> None:
     expect(_section(context.world).rows).to_have_count(0)
 
 
-@then('the import reports "{text}"')
+@then("the import reports {string}")
 def step_import_reports(context: Context, text: str) -> None:
     expect(_section(context.world).says(text)).to_be_visible()
 
@@ -117,6 +117,6 @@ def step_skipped_lines(context: Context) -> None:
         expect(line).to_contain_text(text)
 
 
-@then('the variables section shows the error "{text}"')
+@then("the variables section shows the error {string}")
 def step_section_error(context: Context, text: str) -> None:
     expect(_section(context.world).error).to_contain_text(text)

@@ -21,19 +21,19 @@ def _held(world: World, what: str) -> HeldRequest:
     return held
 
 
-@then("the held {what} has been sent")
+@then("the held {held_request} has been sent")
 def step_held_sent(context: Context, what: str) -> None:
     """The page sent the held request (it is still held open)."""
     _held(context.world, what).wait_until_sent()
 
 
-@when("the held {what} is released")
+@when("the held {held_request} is released")
 def step_held_released(context: Context, what: str) -> None:
     """Let the held request through to the console."""
     _held(context.world, what).release()
 
 
-@when("the held {what} is answered")
+@when("the held {held_request} is answered")
 def step_held_answered(context: Context, what: str) -> None:
     """Let the held request through and wait until the page has handled its answer."""
     _held(context.world, what).release_and_wait_until_answered()

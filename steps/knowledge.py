@@ -30,7 +30,7 @@ def step_open_knowledge(context: Context) -> None:
     context.world.open(KnowledgePage.PATH)
 
 
-@when('I create a dataset named "{label}"')
+@when("I create a dataset named {string}")
 def step_create_dataset_ui(context: Context, label: str) -> None:
     """Create a dataset in the page with a run-unique name."""
     world: World = context.world
@@ -64,13 +64,13 @@ def step_dataset_via_api(context: Context) -> None:
     create_dataset(context.world)
 
 
-@given('a dataset with the document "{name}" containing "{text}" has been indexed via API')
+@given("a dataset with the document {string} containing {string} has been indexed via API")
 def step_indexed_dataset(context: Context, name: str, text: str) -> None:
     """Create a dataset with one document through the API and wait until it is indexed."""
     create_indexed_dataset(context.world, name, text)
 
 
-@given('a dataset with the document "{name}" has been indexed via API, containing:')
+@given("a dataset with the document {string} has been indexed via API, containing:")
 def step_indexed_dataset_text(context: Context, name: str) -> None:
     """The same, with the document's text in the doc string (paragraphs become segments)."""
     create_indexed_dataset(context.world, name, context.text)
@@ -83,45 +83,45 @@ def step_open_dataset(context: Context) -> None:
     world.open(DatasetPage.path(_dataset(world).id))
 
 
-@when('I upload the document "{name}" containing:')
+@when("I upload the document {string} containing:")
 def step_upload_document_text(context: Context, name: str) -> None:
     """Upload a document whose text is the step's doc string."""
     DatasetPage(context.world.page).upload(name, context.text)
 
 
-@when('I upload the document "{name}" containing "{text}"')
+@when("I upload the document {string} containing {string}")
 def step_upload_document(context: Context, name: str, text: str) -> None:
     """Upload a document with the given text in the page."""
     DatasetPage(context.world.page).upload(name, text)
 
 
-@then('the document "{name}" reaches the status "{status}"')
+@then("the document {string} reaches the status {string}")
 def step_document_status(context: Context, name: str, status: str) -> None:
     """The document shows the status (indexing is asynchronous: waits for it)."""
     world: World = context.world
     expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=INDEXING_TIMEOUT_MS)
 
 
-@then('I see the document error "{text}"')
+@then("I see the document error {string}")
 def step_document_error(context: Context, text: str) -> None:
     """The dataset page shows the document error."""
     error = DatasetPage(context.world.page).error
     expect(error).to_contain_text(re.compile(re.escape(text), re.IGNORECASE))
 
 
-@when('I test retrieval with the query "{query}"')
+@when("I test retrieval with the query {string}")
 def step_test_retrieval(context: Context, query: str) -> None:
     """Run the retrieval test with the query."""
     DatasetPage(context.world.page).test_retrieval(query)
 
 
-@when('I test retrieval with the query "{query}" and top K {top_k:d}')
+@when("I test retrieval with the query {string} and top K {int}")
 def step_test_retrieval_top_k(context: Context, query: str, top_k: int) -> None:
     """Run the retrieval test with the query, keeping at most `top_k` results."""
     DatasetPage(context.world.page).test_retrieval(query, top_k)
 
 
-@then('the only retrieval result is "{text}"')
+@then("the only retrieval result is {string}")
 def step_only_result(context: Context, text: str) -> None:
     """The retrieval test shows exactly one result, and it contains the text."""
     page = DatasetPage(context.world.page)
@@ -129,19 +129,19 @@ def step_only_result(context: Context, text: str) -> None:
     expect(page.retrieval_results).to_contain_text(text)
 
 
-@then('the retrieval results include "{text}"')
+@then("the retrieval results include {string}")
 def step_results_include(context: Context, text: str) -> None:
     """A retrieval result contains the text."""
     expect(DatasetPage(context.world.page).retrieval_result(text)).to_have_count(1)
 
 
-@then('the retrieval test shows "{text}"')
+@then("the retrieval test shows {string}")
 def step_retrieval_shows(context: Context, text: str) -> None:
     """The retrieval test shows the text (e.g. no results)."""
     expect(DatasetPage(context.world.page).retrieval_message(text)).to_be_visible()
 
 
-@when('I disable segment {number:d} of the document "{name}"')
+@when("I disable segment {int} of the document {string}")
 def step_disable_segment(context: Context, number: int, name: str) -> None:
     """Disable the numbered segment of the document, and wait until the page has saved that."""
     switch = DatasetPage(context.world.page).segment_switch(name, number)

@@ -19,19 +19,19 @@ def _replay(world: World) -> ReplayControl:
     return world.replay
 
 
-@given("the model provider fails the next call with status {status:d}")
+@given("the model provider fails the next call with status {int}")
 @PROVIDER_FAULT
 def step_fail_next(context: Context, status: int) -> None:
     """The next model call answers this HTTP status (a replay server patch)."""
     _replay(context.world).add_patch(FailPatch(status=status))
 
 
-@given("the model provider fails the next transcription with status {status:d}")
+@given("the model provider fails the next transcription with status {int}")
 def step_fail_next_transcription(context: Context, status: int) -> None:
     _replay(context.world).add_patch(FailPatch(target="transcription", status=status))
 
 
-@given("the model provider streams the next reply one chunk every {ms:d} ms")
+@given("the model provider streams the next reply one chunk every {int} ms")
 @PROVIDER_FAULT
 def step_pace_next(context: Context, ms: int) -> None:
     """The next model call is served as recorded, with this pause between its streamed chunks."""

@@ -22,7 +22,7 @@ def step_open_providers(context: Context) -> None:
     context.world.open(ModelProvidersPage.PATH)
 
 
-@given('a model provider named "{label}" has been added via API')
+@given("a model provider named {string} has been added via API")
 def step_provider_via_api(context: Context, label: str) -> None:
     """Add a model provider through the API (setup, tracked for cleanup)."""
     world: World = context.world
@@ -30,7 +30,7 @@ def step_provider_via_api(context: Context, label: str) -> None:
     add_provider(world, _provider_name(world, label), "http://127.0.0.1:9/v1", "sk-e2e-setup-0000")
 
 
-@when('I add a provider named "{label}" with base URL "{base_url}" and API key "{api_key}"')
+@when("I add a provider named {string} with base URL {string} and API key {string}")
 def step_add_provider(context: Context, label: str, base_url: str, api_key: str) -> None:
     """Add a provider in the page; its name is run-unique."""
     world: World = context.world
@@ -47,7 +47,7 @@ def step_key_quoting_provider(context: Context) -> None:
     world.agent_builder.settings.fake_provider_url = provider.url
 
 
-@when('I add a provider named "{label}" at that provider with API key "{api_key}"')
+@when("I add a provider named {string} at that provider with API key {string}")
 def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
     world: World = context.world
     url = world.agent_builder.settings.fake_provider_url
@@ -57,27 +57,27 @@ def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
     ModelProvidersPage(world.page).add(name, url, api_key)
 
 
-@then('the provider "{label}" shows the status "{status}"')
+@then("the provider {string} shows the status {string}")
 def step_provider_status(context: Context, label: str, status: str) -> None:
     """The provider's row shows the status."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
 
 
-@then('the provider "{label}" shows an error')
+@then("the provider {string} shows an error")
 def step_provider_error(context: Context, label: str) -> None:
     """The provider's row shows its validation error."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_have_text(re.compile(r"\S"))
 
 
-@then('the provider "{label}" shows the error "{text}"')
+@then("the provider {string} shows the error {string}")
 def step_provider_error_text(context: Context, label: str, text: str) -> None:
     world: World = context.world
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_contain_text(text)
 
 
-@then('the provider field "{label}" shows the error "{text}"')
+@then("the provider field {string} shows the error {string}")
 def step_provider_field_error(context: Context, label: str, text: str) -> None:
     """The add-provider form marks the field invalid and explains why next to it."""
     field = ModelProvidersPage(context.world.page).field(label)
@@ -85,7 +85,7 @@ def step_provider_field_error(context: Context, label: str, text: str) -> None:
     expect(field).to_have_accessible_description(re.compile(re.escape(text), re.IGNORECASE))
 
 
-@then('the provider list does not show "{label}"')
+@then("the provider list does not show {string}")
 def step_provider_absent(context: Context, label: str) -> None:
     """The provider list does not show the labelled provider."""
     world: World = context.world

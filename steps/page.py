@@ -15,7 +15,7 @@ def step_refresh(context: Context) -> None:
     world.page.reload()
 
 
-@then('the page never shows the secret "{secret}"')
+@then("the page never shows the secret {string}")
 def step_secret_not_shown(context: Context, secret: str) -> None:
     """Neither the page's visible text nor its HTML contains the secret."""
     browser_page = BrowserPage(context.world.page)

@@ -20,7 +20,7 @@ def _preview(world: World) -> PreviewPane:
     return PreviewPane(world.page)
 
 
-@when('I ask the preview "{text}"')
+@when("I ask the preview {string}")
 def step_ask(context: Context, text: str) -> None:
     world: World = context.world
     world.agent_builder.preview.replies.append(_preview(world).ask(text))
@@ -32,29 +32,29 @@ def step_send(context: Context) -> None:
     world.agent_builder.preview.replies.append(_preview(world).send())
 
 
-@then('the preview replies "{text}"')
+@then("the preview replies {string}")
 def step_replies(context: Context, text: str) -> None:
     expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
 
 
-@then('the preview\'s reply mentions "{text}"')
+@then("the preview's reply mentions {string}")
 def step_reply_mentions(context: Context, text: str) -> None:
     expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
 
 
-@then('the preview tool "{name}" shows the result "{text}"')
+@then("the preview tool {string} shows the result {string}")
 def step_tool_result(context: Context, name: str, text: str) -> None:
     expect(_preview(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the preview tool "{name}" cites "{source}"')
+@then("the preview tool {string} cites {string}")
 def step_tool_cites(context: Context, name: str, source: str) -> None:
     expect(_preview(context.world).sources(name).filter(has_text=source)).to_have_count(
         1, timeout=REPLY_TIMEOUT_MS
     )
 
 
-@then('the preview shows the provider error mentioning "{text}"')
+@then("the preview shows the provider error mentioning {string}")
 def step_provider_error(context: Context, text: str) -> None:
     expect(_preview(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
@@ -69,7 +69,7 @@ def step_stop(context: Context) -> None:
     _preview(context.world).stop_button.click()
 
 
-@then('the preview reply is marked "{status}"')
+@then("the preview reply is marked {string}")
 def step_reply_marked(context: Context, status: str) -> None:
     preview = _preview(context.world)
     expect(preview.reply_status(preview.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
@@ -87,18 +87,18 @@ def step_empty(context: Context) -> None:
     expect(preview.agent_messages).to_have_count(0)
 
 
-@then("the preview shows {count:d} question")
-@then("the preview shows {count:d} questions")
+@then("the preview shows {int} question")
+@then("the preview shows {int} questions")
 def step_question_count(context: Context, count: int) -> None:
     expect(_preview(context.world).user_messages).to_have_count(count, timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the preview says "{text}"')
+@then("the preview says {string}")
 def step_says(context: Context, text: str) -> None:
     expect(_preview(context.world).notice).to_have_text(text)
 
 
-@then('the preview message field shows "{text}"')
+@then("the preview message field shows {string}")
 def step_message_field(context: Context, text: str) -> None:
     expect(_preview(context.world).message_field).to_have_value(text)
 
@@ -108,8 +108,8 @@ def step_message_field_empty(context: Context) -> None:
     expect(_preview(context.world).message_field).to_have_value("")
 
 
-@then("the preview conversation recorded {count:d} retry")
-@then("the preview conversation recorded {count:d} retries")
+@then("the preview conversation recorded {int} retry")
+@then("the preview conversation recorded {int} retries")
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored preview conversation through the console API, as the pane itself does."""
     world: World = context.world
@@ -128,7 +128,7 @@ def _sse(body: str) -> list[tuple[str, object]]:
     return events
 
 
-@then('the preview\'s event stream matches the golden "{name}"')
+@then("the preview's event stream matches the golden {string}")
 def step_stream_golden(context: Context, name: str) -> None:
     """The last reply's events, read from the response the page received (complete: it ended)."""
     world: World = context.world
@@ -137,7 +137,7 @@ def step_stream_golden(context: Context, name: str) -> None:
     check_text(world.settings, f"{name}.json", event_sequence(_sse(replies[-1].text())))
 
 
-@then('the preview conversation matches the golden "{name}"')
+@then("the preview conversation matches the golden {string}")
 def step_conversation_golden(context: Context, name: str) -> None:
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", _preview(world).conversation)

@@ -11,14 +11,14 @@ from support.ui.publish_bar import PublishBar
 from support.world import World
 
 
-@then('the publish bar shows "{text}"')
+@then("the publish bar shows {string}")
 def step_publish_bar_shows(context: Context, text: str) -> None:
     """The publish bar shows exactly the text ("Saved", "Published v1 · up to date")."""
     world: World = context.world
     expect(PublishBar(world.page).shows(text)).to_be_visible()
 
 
-@then('the publish bar does not show "{text}"')
+@then("the publish bar does not show {string}")
 def step_publish_bar_lacks(context: Context, text: str) -> None:
     """The publish bar does not show the text (a state that is not true yet)."""
     world: World = context.world
@@ -42,7 +42,7 @@ def step_publish_refused(context: Context) -> None:
         expect(publish_bar.refusal_reason(reason)).to_have_count(1)
 
 
-@then('publishing is refused with a reason mentioning "{text}"')
+@then("publishing is refused with a reason mentioning {string}")
 def step_publish_refused_mentioning(context: Context, text: str) -> None:
     """Publishing is refused with a reason containing the text."""
     world: World = context.world
@@ -64,7 +64,7 @@ def step_published_via_api(context: Context) -> None:
     publish_agent(context.world)
 
 
-@then("the agent's published version is {version:d}")
+@then("the agent's published version is {int}")
 def step_published_version(context: Context, version: int) -> None:
     """The agent's published version (console API) is this number."""
     world: World = context.world
@@ -73,7 +73,7 @@ def step_published_version(context: Context, version: int) -> None:
     assert published.version == version, f"the published version is v{published.version}"
 
 
-@then('the agent\'s published instructions are "{text}"')
+@then("the agent's published instructions are {string}")
 def step_published_instructions(context: Context, text: str) -> None:
     """The published version (console API) has these instructions."""
     world: World = context.world

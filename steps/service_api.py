@@ -23,14 +23,14 @@ def _chat_blocking(world: World, query: str, conversation_id: str | None) -> Non
     state.refused_status, state.answer, state.conversation_id = None, answer.answer, answer.conversation_id
 
 
-@when('I send "{query}" to the service API in blocking mode')
+@when("I send {string} to the service API in blocking mode")
 @SERVICE_API_CHAT
 def step_send_blocking(context: Context, query: str) -> None:
     """Send the query with "that key" in blocking mode; a refusal is kept for later steps."""
     _chat_blocking(context.world, query, None)
 
 
-@when('I send "{query}" to the service API in the same conversation')
+@when("I send {string} to the service API in the same conversation")
 @SERVICE_API_CHAT
 def step_send_same_conversation(context: Context, query: str) -> None:
     """Send the query in the conversation the previous call started."""
@@ -39,7 +39,7 @@ def step_send_same_conversation(context: Context, query: str) -> None:
     _chat_blocking(world, query, world.agent_builder.runtime.conversation_id)
 
 
-@when('I send "{query}" to the service API in streaming mode')
+@when("I send {string} to the service API in streaming mode")
 @SERVICE_API_CHAT
 def step_send_streaming(context: Context, query: str) -> None:
     """Send the query in streaming mode and keep every event."""
@@ -49,7 +49,7 @@ def step_send_streaming(context: Context, query: str) -> None:
     world.agent_builder.runtime.stream_arrivals = [arrived for _, arrived in timed]
 
 
-@then('the service API answer is "{text}"')
+@then("the service API answer is {string}")
 @SERVICE_API_CHAT
 def step_answer_is(context: Context, text: str) -> None:
     """The blocking answer is exactly the text."""
@@ -58,7 +58,7 @@ def step_answer_is(context: Context, text: str) -> None:
     assert state.answer == text, f"the answer is {state.answer!r}"
 
 
-@then('the streamed answer is "{text}"')
+@then("the streamed answer is {string}")
 @SERVICE_API_CHAT
 def step_streamed_answer(context: Context, text: str) -> None:
     """The streamed message events join to the text, and the stream ends with message_end."""
@@ -70,7 +70,7 @@ def step_streamed_answer(context: Context, text: str) -> None:
     )
 
 
-@then("the first words of the streamed answer arrived at least {ms:d} ms before its end")
+@then("the first words of the streamed answer arrived at least {int} ms before its end")
 @SERVICE_API_CHAT
 def step_streamed_in_parts(context: Context, ms: int) -> None:
     """The first `message` event reached the client that long before `message_end`: the stream is
@@ -86,7 +86,7 @@ def step_streamed_in_parts(context: Context, ms: int) -> None:
     )
 
 
-@then('the service API event sequence matches the golden "{name}"')
+@then("the service API event sequence matches the golden {string}")
 @SERVICE_API_CHAT
 def step_stream_golden(context: Context, name: str) -> None:
     """The stream's event sequence (names and payload shapes) equals the golden file."""
@@ -96,7 +96,7 @@ def step_stream_golden(context: Context, name: str) -> None:
     check_text(world.settings, f"{name}.json", actual)
 
 
-@then("the service API conversation has {count:d} exchanges")
+@then("the service API conversation has {int} exchanges")
 @SERVICE_API_CHAT
 def step_conversation_exchanges(context: Context, count: int) -> None:
     """The conversation holds that many completed user/assistant exchanges."""
@@ -109,7 +109,7 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
     assert all(message.status == "completed" for message in messages), [m.status for m in messages]
 
 
-@then("the service API refuses with status {status:d}")
+@then("the service API refuses with status {int}")
 @SERVICE_API_CHAT
 def step_refuses(context: Context, status: int) -> None:
     """The last service API chat was refused with this status."""
@@ -117,7 +117,7 @@ def step_refuses(context: Context, status: int) -> None:
     assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"
 
 
-@then("the service API rejects that key with status {status:d}")
+@then("the service API rejects that key with status {int}")
 def step_service_rejects(context: Context, status: int) -> None:
     """/v1/info with "that key" answers this status."""
     world: World = context.world

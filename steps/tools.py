@@ -23,7 +23,7 @@ def step_catalog_lists(context: Context) -> None:
         expect(ToolsPage(world.page).tool(row["tool"])).to_be_visible()
 
 
-@then('the tool "{label}" says whether its credential is configured')
+@then("the tool {string} says whether its credential is configured")
 def step_tool_readiness(context: Context, label: str) -> None:
     """The catalog entry says "Ready" when the console holds a credential for the tool, else
     "Needs credential" (the lane's console may be fresh or seeded)."""
@@ -32,7 +32,7 @@ def step_tool_readiness(context: Context, label: str) -> None:
     expect(ToolsPage(world.page).tool(label)).to_contain_text(expected)
 
 
-@when('I add a "{tool}" credential named "{label}" with the secret "{secret}"')
+@when("I add a {string} credential named {string} with the secret {string}")
 def step_add_credential(context: Context, tool: str, label: str, secret: str) -> None:
     """Add a tool credential in the page; its name is run-unique."""
     world: World = context.world
@@ -42,7 +42,7 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
     ToolsPage(world.page).add_credential(tool, name, secret)
 
 
-@then('the credential "{label}" is listed with its secret masked as "{masked}"')
+@then("the credential {string} is listed with its secret masked as {string}")
 def step_credential_masked(context: Context, label: str, masked: str) -> None:
     """The credential's row shows exactly this mask of its secret (a few characters, never more)."""
     world: World = context.world

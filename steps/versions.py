@@ -16,17 +16,17 @@ def _history(world: World) -> VersionHistory:
     return VersionHistory(world.page)
 
 
-@when('I publish the agent with the note "{note}"')
+@when("I publish the agent with the note {string}")
 def step_publish_with_note(context: Context, note: str) -> None:
     PublishBar(context.world.page).publish_with_note(note)
 
 
-@given('the agent has been published via API with the note "{note}"')
+@given("the agent has been published via API with the note {string}")
 def step_published_with_note(context: Context, note: str) -> None:
     publish_with_note(context.world, note)
 
 
-@given("version {version:d} has been restored to the draft via API")
+@given("version {int} has been restored to the draft via API")
 def step_restored_via_api(context: Context, version: int) -> None:
     restore_version(context.world, version)
 
@@ -40,7 +40,7 @@ def step_history_lists(context: Context) -> None:
         expect(entry).to_contain_text(f"{version} {note}")
 
 
-@when("I open version {version:d} in the version history")
+@when("I open version {int} in the version history")
 def step_open_version(context: Context, version: int) -> None:
     _history(context.world).open(version)
 
@@ -49,21 +49,21 @@ def _dialog(world: World, version: int) -> VersionDialog:
     return _history(world).dialog(version)
 
 
-@then('version {version:d} shows the instructions "{text}" read-only')
+@then("version {int} shows the instructions {string} read-only")
 def step_version_read_only(context: Context, version: int, text: str) -> None:
     instructions = _dialog(context.world, version).instructions
     expect(instructions).to_have_value(text)
     expect(instructions).not_to_be_editable()
 
 
-@when("I restore version {version:d} to the draft")
+@when("I restore version {int} to the draft")
 def step_restore(context: Context, version: int) -> None:
     dialog = _dialog(context.world, version)
     dialog.restore()
     expect(dialog.root).to_be_hidden()
 
 
-@then('the agent\'s published version is still {version:d} with the instructions "{text}"')
+@then("the agent's published version is still {int} with the instructions {string}")
 def step_published_unchanged(context: Context, version: int, text: str) -> None:
     world: World = context.world
     published = world.console.get_agent(current_agent(world).id).published

@@ -1,18 +1,13 @@
 """Voice input with the fake microphone of @microphone scenarios (support/browser.py): recording
-in the preview or the web app, what lands in the composer, and why voice input failed. The step
-texts that use the microphone are `support/tags.py`'s: they need the tag, and it needs them."""
+in the preview or the web app, what lands in the composer, and why voice input failed. The
+sentences that use the microphone are also `support/tags.py` constants, for the linter (they need
+the tag, and it needs them); tests/harness/test_cucumber_expressions.py keeps the two equal."""
 
 from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.seeded.specs import voice_clip
-from support.tags import (
-    DENY_MICROPHONE_STEP,
-    RECORD_IN_PREVIEW_STEP,
-    RECORD_IN_WEB_APP_STEP,
-    START_RECORDING_IN_PREVIEW_STEP,
-)
 from support.ui.preview import PreviewPane
 from support.ui.voice import MicrophoneControl
 from support.ui.web_app import WebAppPage
@@ -34,7 +29,7 @@ def _recorded_transcript(world: World) -> str:
     return clip.transcript
 
 
-@given(DENY_MICROPHONE_STEP)
+@given("the browser denies microphone access")  # support.tags.DENY_MICROPHONE_STEP
 def step_deny_microphone(context: Context) -> None:
     """The browser refuses the page the microphone, as after a user said no to its prompt."""
     world: World = context.world
@@ -42,24 +37,24 @@ def step_deny_microphone(context: Context) -> None:
     world.browser_context.grant_permissions(["clipboard-read", "clipboard-write"])
 
 
-@when(RECORD_IN_PREVIEW_STEP)
+@when("I record a voice message in the preview")  # support.tags.RECORD_IN_PREVIEW_STEP
 def step_record_in_preview(context: Context) -> None:
     world: World = context.world
     _record(world, PreviewPane(world.page).microphone)
 
 
-@when(RECORD_IN_WEB_APP_STEP)
+@when("I record a voice message in the web app")  # support.tags.RECORD_IN_WEB_APP_STEP
 def step_record_in_web_app(context: Context) -> None:
     world: World = context.world
     _record(world, WebAppPage(world.page).microphone)
 
 
-@when(START_RECORDING_IN_PREVIEW_STEP)
+@when("I start a voice message in the preview")  # support.tags.START_RECORDING_IN_PREVIEW_STEP
 def step_start_in_preview(context: Context) -> None:
     PreviewPane(context.world.page).microphone.start()
 
 
-@then('voice input in the preview explains "{text}"')
+@then("voice input in the preview explains {string}")
 def step_preview_explains(context: Context, text: str) -> None:
     expect(PreviewPane(context.world.page).microphone.error).to_contain_text(text)
 

@@ -33,14 +33,14 @@ def step_open_web_app(context: Context) -> None:
     world.page.goto(public_urls(world).web_app)
 
 
-@when('I send the message "{text}"')
+@when("I send the message {string}")
 @WEB_APP_CHAT
 def step_send(context: Context, text: str) -> None:
     """Type the message in the web app and send it."""
     _web_app(context.world).send(text)
 
 
-@when('I choose the suggested question "{text}"')
+@when("I choose the suggested question {string}")
 @WEB_APP_CHAT
 def step_choose_suggestion(context: Context, text: str) -> None:
     """Click a suggested question in the web app."""
@@ -53,7 +53,7 @@ def step_watch_replies(context: Context) -> None:
     _web_app(context.world).watch_replies()
 
 
-@then("the reply showed its first words at least {ms:d} ms before its end")
+@then("the reply showed its first words at least {int} ms before its end")
 @WEB_APP_CHAT
 def step_reply_streamed(context: Context, ms: int) -> None:
     """The watched reply was on screen in part, while still being written, that long before it was
@@ -78,21 +78,21 @@ def step_reload(context: Context) -> None:
     world.page.reload()
 
 
-@then('the agent replies "{text}"')
+@then("the agent replies {string}")
 @WEB_APP_CHAT
 def step_agent_replies(context: Context, text: str) -> None:
     """The last reply, once finished, is exactly the text."""
     expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
 
 
-@then('the agent\'s reply mentions "{text}"')
+@then("the agent's reply mentions {string}")
 @WEB_APP_CHAT
 def step_reply_mentions(context: Context, text: str) -> None:
     """The last reply, once finished, contains the text."""
     expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
 
 
-@then('the conversation shows the message "{text}" and then the reply')
+@then("the conversation shows the message {string} and then the reply")
 @WEB_APP_CHAT
 def step_message_then_reply(context: Context, text: str) -> None:
     """The exchange, in order: the user's message, then the agent's reply (nothing else)."""
@@ -110,7 +110,7 @@ def step_stop(context: Context) -> None:
     _web_app(context.world).stop_button.click()
 
 
-@then('the reply is marked "{status}"')
+@then("the reply is marked {string}")
 @WEB_APP_CHAT
 def step_reply_marked(context: Context, status: str) -> None:
     """The last reply carries the status (e.g. "Stopped")."""
@@ -125,28 +125,28 @@ def step_composer_ready(context: Context) -> None:
     _web_app(context.world).expect_ready_for_another_message(REPLY_TIMEOUT_MS)
 
 
-@then('I see the provider error mentioning "{text}"')
+@then("I see the provider error mentioning {string}")
 @WEB_APP_CHAT
 def step_provider_error(context: Context, text: str) -> None:
     """The web app shows the provider's error containing the text."""
     expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the error code shown is "{code}"')
+@then("the error code shown is {string}")
 @WEB_APP_CHAT
 def step_error_code(context: Context, code: str) -> None:
     """The web app's error names the runtime's code, so the user can tell what failed."""
     expect(_web_app(context.world).alert).to_contain_text(f"Error code: {code}", timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the tool "{name}" shows the result "{text}"')
+@then("the tool {string} shows the result {string}")
 @WEB_APP_CHAT
 def step_tool_result(context: Context, name: str, text: str) -> None:
     """The tool call's panel shows the result text."""
     expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the tool "{name}" shows an error mentioning "{text}"')
+@then("the tool {string} shows an error mentioning {string}")
 @WEB_APP_CHAT
 def step_tool_error(context: Context, name: str, text: str) -> None:
     """The tool call's panel shows an error containing the text."""
@@ -155,14 +155,14 @@ def step_tool_error(context: Context, name: str, text: str) -> None:
     expect(tool).to_contain_text("error", ignore_case=True)
 
 
-@then('the tool "{name}" shows exactly the result "{text}"')
+@then("the tool {string} shows exactly the result {string}")
 def step_tool_exact_result(context: Context, name: str, text: str) -> None:
     # The card's last block is the result once the tool is done (the arguments until then).
     result = _web_app(context.world).tool(name).locator("pre").last
     expect(result).to_have_text(text, timeout=REPLY_TIMEOUT_MS)
 
 
-@then('the tool "{name}" shows no secret of the console')
+@then("the tool {string} shows no secret of the console")
 def step_tool_shows_no_secret(context: Context, name: str) -> None:
     world: World = context.world
     tool = _web_app(world).tool(name)
@@ -174,8 +174,8 @@ def step_tool_shows_no_secret(context: Context, name: str) -> None:
     assert not variables, f"the host's variables are shown: {variables}"
 
 
-@then("the conversation recorded {count:d} retry")
-@then("the conversation recorded {count:d} retries")
+@then("the conversation recorded {int} retry")
+@then("the conversation recorded {int} retries")
 @WEB_APP_CHAT
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored conversation through the web app's public API, as the page itself does."""
@@ -184,7 +184,7 @@ def step_recorded_retries(context: Context, count: int) -> None:
     assert reply.role == "assistant" and reply.retries == count, f"the last stored reply is {reply!r}"
 
 
-@then('the web app conversation matches the golden "{name}"')
+@then("the web app conversation matches the golden {string}")
 @WEB_APP_CHAT
 def step_conversation_golden(context: Context, name: str) -> None:
     """The conversation's accessibility snapshot equals the golden file."""

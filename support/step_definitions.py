@@ -1,17 +1,17 @@
 """The step definitions in `steps/`, loaded the way behave loads them, for the feature linter.
 
-Each module is loaded on its own, so one broken or ambiguous module is a finding about that
-file rather than the end of the check; `defines()` / `matching()` then ask which definitions a
-step text has, exactly as behave would match it at run time, `overlaps()` which sentences would
-make a step ambiguous, and `did_you_mean()` (also used at run time, on behave's registry) which
-sentences an undefined step most likely meant.
+They are Cucumber Expressions with the project's parameter types (support/step_parameters.py),
+as behave runs them. Each module is loaded on its own, so one broken or ambiguous module is a
+finding about that file rather than the end of the check; `defines()` / `matching()` then ask
+which definitions a step text has, exactly as behave would match it at run time, `overlaps()`
+which sentences would make a step ambiguous, and `did_you_mean()` (also used at run time, on
+behave's registry) which sentences an undefined step most likely meant.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import re
 import runpy
 import sys
 import traceback
@@ -23,13 +23,17 @@ from typing import Any
 
 import behave
 from behave.api.step_matchers import step_matcher, use_default_step_matcher, use_step_matcher
+from behave.cucumber_expression import StepMatcher4CucumberExpressions
 from behave.matchers import Matcher
 from behave.model import Step
 
 # behave's step registry and the error its decorators raise: the one private behave API the linter
 # uses, here only (why: `_fresh_registry`).
 from behave.step_registry import AmbiguousStep, StepRegistry, registry
+from cucumber_expressions.ast import Node, NodeType
+from cucumber_expressions.expression_parser import CucumberExpressionParser
 
+from support import step_parameters
 from support.problem import Problem
 
 # What behave puts in a step module's globals, so modules may use the decorators without importing.
@@ -86,22 +90,32 @@ class StepDefinitions:
 
     def overlaps(self) -> list[Problem]:
         """Sentences one of which would make a step ambiguous: a pattern that matches an example of
-        another's (`I delete the {what} "{name}"` beside `I delete the agent "{name}"`)."""
+        another's (`I delete the {word} {string}` beside `I delete the agent {string}`), whatever
+        their keywords (behave tells Given from Then; the editor, like Cucumber, does not)."""
         problems = []
-        for step_type, matchers in self._registry.steps.items():
-            for general in matchers:
-                for specific in _candidates(self._registry, step_type):
-                    if specific is general or not isinstance(specific.pattern, str):
-                        continue
-                    if general.match(_example(specific.pattern)) is not None:
-                        problems.append(_overlap(general, specific))
+        matchers = self.definitions()
+        examples = [
+            (specific, example(specific.pattern))
+            for specific in matchers
+            if isinstance(specific, StepMatcher4CucumberExpressions)
+        ]
+        for general in matchers:
+            for specific, text in examples:
+                if specific is not general and general.match(text) is not None:
+                    problems.append(_overlap(general, specific))
         return problems
 
 
 @contextmanager
 def loaded_steps(steps_dir: Path) -> Iterator[StepDefinitions]:
-    with _fresh_registry() as fresh:
-        yield StepDefinitions(_load_step_modules(steps_dir), fresh)
+    """The definitions as behave loads them: Cucumber Expressions with the project's types."""
+    default = step_parameters.default_matcher_name()
+    step_parameters.use()
+    try:
+        with _fresh_registry() as fresh:
+            yield StepDefinitions(_load_step_modules(steps_dir), fresh)
+    finally:
+        use_default_step_matcher(default)
 
 
 @contextmanager
@@ -183,13 +197,20 @@ def _candidates(registry: StepRegistry, step_type: str) -> list[Matcher]:
     ]
 
 
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-_SAMPLES = {"d": "1", "n": "1", "g": "1.5", "f": "1.5", "w": "x"}
+def example(expression: str) -> str:
+    """A step text the Cucumber Expression matches: each parameter an example of its type, each
+    optional text written, each alternation its first alternative."""
+    return _example_of(CucumberExpressionParser().parse(expression))
 
 
-def _example(pattern: str) -> str:
-    """A step text the pattern matches: each placeholder filled with a value of its type."""
-    return _PLACEHOLDER.sub(lambda match: _SAMPLES.get(match[0].strip("{}").partition(":")[2], "x"), pattern)
+def _example_of(node: Node) -> str:
+    if node.ast_type == NodeType.TEXT:
+        return node.text
+    if node.ast_type == NodeType.PARAMETER:
+        return step_parameters.example_of(node.text)
+    if node.ast_type == NodeType.ALTERNATION:
+        return _example_of(node.nodes[0])
+    return "".join(_example_of(child) for child in node.nodes)
 
 
 def _overlap(general: Matcher, specific: Matcher) -> Problem:

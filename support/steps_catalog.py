@@ -11,13 +11,17 @@ from itertools import groupby
 from pathlib import Path
 
 from support.step_definitions import loaded_steps
+from support.step_parameters import PARAMETERS
 from support.tags import needs_of
 
 _KEYWORDS = {"given": "Given", "when": "When", "then": "Then", "step": "*"}
 
 
 def catalog(steps_dir: Path) -> list[str]:
-    lines: list[str] = []
+    lines = [
+        "Parameter types (support/step_parameters.py), beside Cucumber's {string} (quoted text), {int}, {float}:"
+    ]
+    lines += [f"  {{{parameter.name}}} = {parameter.regexp}: {parameter.doc}" for parameter in PARAMETERS]
     with loaded_steps(steps_dir) as definitions:
         lines += [str(problem) for problem in definitions.problems]
         by_module = groupby(definitions.definitions(), key=lambda matcher: matcher.location.filename)

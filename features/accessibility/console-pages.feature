@@ -56,7 +56,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
     And I replace the instructions with "Changed after publishing."
     Then the configuration should be saved automatically
     And the page has no accessibility violations
-    When I import a .env file containing:
+    When I import an env file containing:
       """
       REGION=eu-central
       not a valid line

@@ -70,7 +70,7 @@ Feature: Environment variables
   Scenario: Importing a valid .env file adds and updates variables
     Given the agent has the variable REGION set to "eu-west" via API
     When I open the agent's configure page
-    And I import a .env file containing:
+    And I import an env file containing:
       """
       # deployment settings
       export REGION=us-east
@@ -88,7 +88,7 @@ Feature: Environment variables
 
   Scenario: Importing a .env file with invalid lines lists the skipped lines
     When I open the agent's configure page
-    And I import a .env file containing:
+    And I import an env file containing:
       """
       GOOD=1
       lower_case=2
@@ -110,6 +110,6 @@ Feature: Environment variables
 
   Scenario: Importing a file that is not text saves nothing
     When I open the agent's configure page
-    And I import a .env file that is not text
+    And I import an env file that is not text
     Then the variables section shows the error "The file is not a UTF-8 text file: nothing was imported."
     And no variable was saved

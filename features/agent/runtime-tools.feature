@@ -47,9 +47,9 @@ Feature: Tools proven through replies
     Given the agent has the tool "json_replace" enabled via API
     And the agent has been published via API
     When I open the agent's web app
-    And I send the message "Please set owner.name to E2E-OWNER in this JSON: {"owner": {"name": "nobody"}}"
-    Then the tool "json_replace" shows the result "{"owner": {"name": "E2E-OWNER"}}"
-    And the agent replies "Tool json_replace returned: {"owner": {"name": "E2E-OWNER"}}"
+    And I send the message 'Please set owner.name to E2E-OWNER in this JSON: {"owner": {"name": "nobody"}}'
+    Then the tool "json_replace" shows the result '{"owner": {"name": "E2E-OWNER"}}'
+    And the agent replies 'Tool json_replace returned: {"owner": {"name": "E2E-OWNER"}}'
 
   @knowledge-fixture
   Scenario: The agent answers from the ready knowledge dataset

@@ -34,7 +34,7 @@ def runnable(context): pass
 @given("a decision agent has been created via API")
 def decision_agent(context): pass
 
-@when('I open the agent "{name}"')
+@when("I open the agent {string}")
 def open_agent(context, name): pass
 
 @then("the agent is listed")
@@ -46,7 +46,7 @@ def shown(context): pass
 @then("the agent is gone from the list")
 def gone(context): pass
 
-@when('I send the message "{text}"')
+@when("I send the message {string}")
 @WEB_APP_CHAT
 def send(context, text): pass
 

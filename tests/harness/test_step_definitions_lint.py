@@ -23,14 +23,14 @@ def test_ambiguous_step_definitions_are_reported_with_their_file(project: Path) 
 def test_a_sentence_that_overlaps_another_is_reported_where_it_is_defined(project: Path) -> None:
     text = write_feature(project, CLEAN)
     (project / "steps" / "zz_general.py").write_text(
-        "from behave import when\n\n@when('I open the {what} \"{name}\"')\ndef open_any(context, what, name): pass\n"
+        'from behave import when\n\n@when("I open the {word} {string}")\ndef open_any(context, what, name): pass\n'
     )
     problems = lint_paths([Path("features")])
     assert [(p.path, p.line, p.rule) for p in problems] == [
         ("steps/zz_general.py", 3, "ambiguous-step"),
         ("features/x.feature", line_of(text, "I open the agent"), "ambiguous-step"),
     ]
-    assert 'also matches the sentence "I open the agent "{name}"" (steps/roster.py:' in problems[0].message
+    assert 'also matches the sentence "I open the agent {string}" (steps/roster.py:' in problems[0].message
     assert "matches 2 definitions" in problems[1].message
 
 
@@ -44,13 +44,29 @@ def test_broken_step_module_is_reported_not_raised(project: Path) -> None:
 
 
 def test_step_modules_can_import_from_the_project_root(project: Path) -> None:
-    (project / "helpers_for_lint_test.py").write_text("SENTENCE = 'the agent is archived'\n")
+    (project / "helpers_for_lint_test.py").write_text("def archive(context): pass\n")
     (project / "steps" / "archive.py").write_text(
-        "from behave import then\nfrom helpers_for_lint_test import SENTENCE\n\n"
-        "@then(SENTENCE)\ndef archived(context): pass\n"
+        "from behave import then\nfrom helpers_for_lint_test import archive\n\n"
+        '@then("the agent is archived")\ndef archived(context): archive(context)\n'
     )
     write_feature(project, CLEAN + "    And the agent is archived\n")
     assert found(project) == []
+
+
+def test_quoted_text_is_a_string_parameter_in_either_quotes(project: Path) -> None:
+    # {string} takes "..." or '...': text with double quotes in it is written in single ones.
+    write_feature(project, CLEAN + "    When I open the agent 'Say \"hi\"'\n")
+    assert found(project) == []
+
+
+def test_a_parse_placeholder_is_a_load_error_naming_the_cucumber_types(project: Path) -> None:
+    write_feature(project, CLEAN)
+    (project / "steps" / "old.py").write_text(
+        "from behave import then\n\n@then('the agent is named \"{name}\"')\ndef named(context, name): pass\n"
+    )
+    [problem] = lint_paths([Path("features")])
+    assert (problem.path, problem.rule) == ("steps/old.py", "step-load-error")
+    assert "Undefined parameter type 'name'" in problem.message
 
 
 def test_outline_steps_are_matched_with_the_first_example_row(project: Path) -> None:
