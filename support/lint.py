@@ -3,7 +3,8 @@
 Parses every `.feature` with the official Gherkin parser and enforces the tag grammar of
 `support/tags.py`, the fixture and setup-step contracts, what each step declares it needs (its
 tags and earlier steps), unique scenario names, that every step has exactly one definition in
-`steps/` (an undefined one gets the closest sentences) and that no two sentences overlap.
+`steps/` (an undefined one gets the closest sentences), that no two sentences overlap and that
+the editor reads every sentence as behave does (support/step_sources.py).
 Prints `path:line: rule: message` per problem (the rules: support/lint_rules.py).
 
 A scenario is checked the way it runs: with the tags of its Feature, Rule and Examples and
@@ -35,6 +36,7 @@ from support.replay.cassette import DEFAULT_CASSETTES_DIR
 from support.replay.lint import check_cassettes
 from support.settings import load_settings
 from support.step_definitions import StepDefinitions, loaded_steps, relative
+from support.step_sources import editor_problems
 from support.tags import FORBIDDEN_TAGS, KNOWN_TAGS
 
 # Gherkin's keyword types -> behave's step types; "And"/"But" and "*" continue the previous one.
@@ -63,7 +65,7 @@ def lint(paths: Sequence[Path], steps_dir: Path = Path("steps")) -> LintReport:
         files += found
     scenarios = 0
     with loaded_steps(steps_dir) as definitions:
-        problems += definitions.problems + definitions.overlaps()
+        problems += definitions.problems + definitions.overlaps() + editor_problems(steps_dir)
         problems += check_step_code(steps_dir)
         # While definitions fail to load, "undefined" would be noise: report only the cause.
         steps = None if definitions.problems else definitions

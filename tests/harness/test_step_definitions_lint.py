@@ -53,6 +53,22 @@ def test_step_modules_can_import_from_the_project_root(project: Path) -> None:
     assert found(project) == []
 
 
+def test_a_sentence_the_editor_cannot_read_as_behave_does_is_reported(project: Path) -> None:
+    write_feature(project, CLEAN + "    And the agent is archived\n    And the agent is kept for now\n")
+    (project / "steps" / "archive.py").write_text(
+        "from behave import then\n\nARCHIVED = 'the agent is archived'\n\n"
+        "@then(ARCHIVED)\ndef archived(context): pass\n\n"
+        '@then("the agent is kept (for now)")\ndef kept(context): pass\n'
+    )
+    problems = lint_paths([Path("features")])
+    assert [(p.path, p.line, p.rule) for p in problems] == [
+        ("steps/archive.py", 5, "editor-step"),
+        ("steps/archive.py", 8, "editor-step"),
+    ]
+    assert "ARCHIVED, not a string literal" in problems[0].message
+    assert "as a regular expression" in problems[1].message
+
+
 def test_quoted_text_is_a_string_parameter_in_either_quotes(project: Path) -> None:
     # {string} takes "..." or '...': text with double quotes in it is written in single ones.
     write_feature(project, CLEAN + "    When I open the agent 'Say \"hi\"'\n")
