@@ -1,0 +1,155 @@
+"""What the editor sees, checked by hand: `python -m support.editor_check <node_modules>`.
+
+Runs the Cucumber Language Server (what VS Code's Cucumber extension runs; install it with
+`npm install @cucumber/language-server@1.7.0` in a scratch folder, and pass that folder's
+`node_modules`) over stdio, as the extension does: it answers the server's configuration request
+with `.vscode/settings.json`'s `cucumber.*` settings, opens every feature file, waits until the
+server has indexed the glue twice (once at start, once after the files opened) and prints what
+it reported: the step definitions it indexed, its errors on them, and every undefined step.
+Exits 1 when there is an error or an undefined step. Not part of `make test` (it needs Node and
+the package); tests/harness/test_cucumber_expressions.py pins the same in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+_STARTER = """
+const server = require({server!r} + '/dist/cjs/src/wasm/startStandaloneServer')
+const files = require({server!r} + '/dist/cjs/src/node/NodeFiles')
+server.startStandaloneServer({wasm!r}, (rootUri) => new files.NodeFiles(rootUri))
+"""
+_INDEXED = "suggestions for auto complete"  # the server's last log line of a reindex
+_TIMEOUT_S = 120.0
+
+
+class Session:
+    """A language server over stdio: requests it sends are answered, what it says is kept."""
+
+    def __init__(self, process: subprocess.Popen[bytes], settings: dict[str, Any]) -> None:
+        self.process, self.settings = process, settings
+        self.logs: list[str] = []
+        self.diagnostics: dict[str, list[dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+        with self._lock:
+            stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            stdin.flush()
+
+    def _read(self) -> None:
+        stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+        while True:
+            headers = {}
+            while (line := stdout.readline().decode()) not in ("\r\n", ""):
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
+            if "content-length" not in headers:
+                return
+            self._received(json.loads(stdout.read(int(headers["content-length"]))))
+
+    def _received(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        if method == "workspace/configuration":
+            self.send({"id": message["id"], "result": [self.settings]})
+        elif method and "id" in message:  # e.g. client/registerCapability
+            self.send({"id": message["id"], "result": None})
+        elif method == "window/logMessage":
+            self.logs.append(message["params"]["message"])
+        elif method == "textDocument/publishDiagnostics":
+            self.diagnostics[message["params"]["uri"]] = message["params"]["diagnostics"]
+
+    def wait_indexed(self, times: int) -> bool:
+        deadline = time.monotonic() + _TIMEOUT_S
+        while sum(_INDEXED in log for log in self.logs) < times:
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                return False
+            time.sleep(0.2)
+        time.sleep(1.0)  # the diagnostics sent with the last reindex
+        return True
+
+
+def check(root: Path, node_modules: Path) -> int:
+    raw = json.loads((root / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    settings = {
+        key.removeprefix("cucumber."): value for key, value in raw.items() if key.startswith("cucumber.")
+    }
+    server = node_modules.resolve() / "@cucumber" / "language-server"
+    wasm = node_modules.resolve() / "@cucumber" / "language-service" / "dist"
+    with tempfile.NamedTemporaryFile("w", suffix=".cjs", delete=False) as starter:
+        starter.write(_STARTER.format(server=str(server), wasm=str(wasm)))
+    process = subprocess.Popen(
+        ["node", starter.name, "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=root
+    )
+    try:
+        session = Session(process, settings)
+        session.send({"id": 1, "method": "initialize", "params": _initialize(root)})
+        session.send({"method": "initialized", "params": {}})
+        features = sorted({path for glob in settings["features"] for path in root.glob(glob)})
+        for path in features:
+            document = {
+                "uri": path.as_uri(),
+                "languageId": "cucumber",
+                "version": 1,
+                "text": path.read_text(),
+            }
+            session.send({"method": "textDocument/didOpen", "params": {"textDocument": document}})
+        indexed = session.wait_indexed(times=2)
+    finally:
+        process.terminate()
+        Path(starter.name).unlink()
+    return _report(root, session, len(features), indexed)
+
+
+def _initialize(root: Path) -> dict[str, Any]:
+    return {
+        "processId": None,
+        "rootUri": root.as_uri(),
+        "capabilities": {
+            "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": True}}
+        },
+        "clientInfo": {"name": "support.editor_check", "version": "1"},
+    }
+
+
+def _report(root: Path, session: Session, feature_count: int, indexed: bool) -> int:
+    last = max((i for i, log in enumerate(session.logs) if log.startswith("Reindexing")), default=0)
+    reindex = session.logs[last:]
+    for log in reindex:
+        if log.startswith("* Found"):
+            print(log)
+    errors = [log.splitlines()[0] for log in reindex if log.startswith("* Step Definition errors")]
+    for line in errors:
+        print(line)
+    undefined = [
+        f"{Path(uri.removeprefix('file://')).relative_to(root)}:{d['range']['start']['line'] + 1}: {d['message']}"
+        for uri, found in sorted(session.diagnostics.items())
+        for d in found
+        if d["message"].startswith("Undefined step")
+    ]
+    for line in undefined:
+        print(line)
+    files = len({line.partition(":")[0] for line in undefined})
+    print(
+        f"{len(errors)} step definition errors; {len(undefined)} undefined steps in {files} of "
+        f"{feature_count} feature files ({len(session.diagnostics)} files diagnosed)"
+    )
+    if not indexed:
+        print("the server did not finish indexing: see its log above", file=sys.stderr)
+    return 0 if indexed and not errors and not undefined else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.splitlines()[0])
+    sys.exit(check(Path.cwd(), Path(sys.argv[1])))
