@@ -31,6 +31,9 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+EnvName = Annotated[str, StringConstraints(pattern=ENV_NAME_PATTERN)]
+
+
 class ModelSettings(_Model):
     base_url: str = Field(
         pattern=_URL, description="OpenAI-compatible base URL, e.g. https://api.openai.com/v1"
@@ -62,10 +65,10 @@ class AgentSnapshot(_Model):
     parameters: Parameters = Parameters()
     tools: list[ToolSetting] = []
     knowledge: KnowledgeSettings = KnowledgeSettings()
-    # The agent's plain (not secret) variables, for the sandbox commands' environment.
-    env: dict[Annotated[str, StringConstraints(pattern=ENV_NAME_PATTERN)], str] = Field(
-        default={}, max_length=MAX_ENV_VARS
-    )
+    # The agent's variables, for the sandbox commands' environment. A secret one's value is
+    # replaced by `[secret NAME]` wherever a tool's output would show it.
+    env: dict[EnvName, str] = Field(default={}, max_length=MAX_ENV_VARS)
+    secret_env: dict[EnvName, SecretStr] = Field(default={}, max_length=MAX_ENV_VARS)
 
 
 class HistoryMessage(_Model):

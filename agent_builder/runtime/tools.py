@@ -20,6 +20,7 @@ from agent_builder.runtime.schemas import KNOWLEDGE_RETRIEVE_PATH, RunRequest, T
 logger = logging.getLogger(__name__)
 
 MAX_OUTPUT_CHARS = 16_000
+MIN_HIDDEN_SECRET_CHARS = 4
 _SERVICE_TIMEOUT_S = 30.0
 # shellctl enforces the command timeout; the HTTP call only needs room for its reply on top.
 _SHELL_HTTP_MARGIN_S = 10.0
@@ -129,10 +130,26 @@ class Toolbox:
         except Exception as exc:  # a bug in the tool, or in what it calls: the run goes on
             logger.exception("tool %s failed unexpectedly", name)
             result = ToolResult(f"{name} failed unexpectedly ({type(exc).__name__}).", True)
+        result = self._hide_secrets(result)
         if len(result.output) > MAX_OUTPUT_CHARS:
             truncated = result.output[:MAX_OUTPUT_CHARS] + "\n[output truncated]"
             result = ToolResult(truncated, result.is_error, result.citations)
         return result
+
+    def _sandbox_env(self) -> dict[str, str]:
+        agent = self._request.agent
+        return agent.env | {name: value.get_secret_value() for name, value in agent.secret_env.items()}
+
+    def _hide_secrets(self, result: ToolResult) -> ToolResult:
+        """A secret variable's value, wherever a tool printed it, becomes `[secret NAME]`: the
+        model, the visitor and the stored conversation never see it. Values shorter than
+        MIN_HIDDEN_SECRET_CHARS would mangle ordinary output and are left as they are."""
+        output = result.output
+        secrets = {name: value.get_secret_value() for name, value in self._request.agent.secret_env.items()}
+        for name, value in sorted(secrets.items(), key=lambda item: -len(item[1])):  # longest first
+            if len(value) >= MIN_HIDDEN_SECRET_CHARS:
+                output = output.replace(value, f"[secret {name}]")
+        return ToolResult(output, result.is_error, result.citations)
 
     async def _dispatch(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         if name == "sandbox_shell":
@@ -159,7 +176,7 @@ class Toolbox:
             "sandbox_shell",
             f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec"
             + (f"?owner={owner}" if owner else ""),  # the schema keeps it to URL-safe characters
-            {"command": command, "timeout_s": timeout, "env": self._request.agent.env},
+            {"command": command, "timeout_s": timeout, "env": self._sandbox_env()},
             headers=self._shellctl_headers,
             timeout=timeout + _SHELL_HTTP_MARGIN_S,
         )

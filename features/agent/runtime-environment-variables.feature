@@ -1,8 +1,9 @@
 @agent-backend-runtime @web-app-runtime @external-model @stable-model
 Feature: Environment variables at run time
   An agent's variables reach it when it runs: {{env.NAME}} in the instructions
-  is replaced by the value before the model sees them, and the variables that
-  are not secret are set for its sandbox commands (never the host's own).
+  is replaced by the value before the model sees them, and every variable is
+  set for its sandbox commands (never the host's own). A secret one's value
+  never shows: wherever a command prints it, it reads [secret NAME].
 
   Background:
     Given the agent runtime backend is available
@@ -18,12 +19,13 @@ Feature: Environment variables at run time
     Then the agent replies "My instructions: Your support code is E2E-CODE-4711."
     And the model was instructed exactly as when its answers were recorded
 
-  Scenario: Plain variables are set for sandbox commands, secret ones are not
+  Scenario: Variables are set for sandbox commands, and a secret one never shows
     Given the agent has the variable E2E_REGION set to "eu-west" via API
     And the agent has the secret variable E2E_TOKEN set to "tok-e2e-9876543210" via API
     And the agent has the tool "sandbox_shell" enabled via API
     And the agent has been published via API
     When I open the agent's web app
-    And I send the message "Please run the command `echo region=$E2E_REGION hidden=${E2E_TOKEN:-unset}`"
-    Then the tool "sandbox_shell" shows the result "region=eu-west hidden=unset"
-    And the agent replies "Tool sandbox_shell returned: region=eu-west hidden=unset"
+    And I send the message "Please run the command `echo region=$E2E_REGION shown=$E2E_TOKEN length=${#E2E_TOKEN}`"
+    Then the tool "sandbox_shell" shows the result "region=eu-west shown=[secret E2E_TOKEN] length=18"
+    And the agent replies "Tool sandbox_shell returned: region=eu-west shown=[secret E2E_TOKEN] length=18"
+    And the page never shows the secret "tok-e2e-9876543210"

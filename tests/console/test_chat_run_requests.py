@@ -116,6 +116,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
             "tools": TOOLS,
             "knowledge": knowledge,
             "env": {},
+            "secret_env": {},
         }
         assert (run["query"], run["history"]) == ("What is the token?", [])
         services = run["services"]
@@ -150,7 +151,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
 
 
-def test_a_run_gets_plain_variables_in_the_instructions_and_the_sandbox_and_never_a_secret(
+def test_a_run_gets_plain_variables_in_the_instructions_and_secret_ones_only_for_the_sandbox(
     make_console: Callable[[str], Console],
     runtime: tuple[FakeRuntime, str],
     fake_provider: FakeUpstream,
@@ -178,6 +179,7 @@ def test_a_run_gets_plain_variables_in_the_instructions_and_the_sandbox_and_neve
         "Region eu-west, key {{ env.API_TOKEN }}, unknown {{env.MISSING}}, {{env.lower}}."
     )
     assert run["env"] == {"REGION": "eu-west"}
+    assert run["secret_env"] == {"API_TOKEN": "tok-9876543210"}
 
 
 def test_a_runtime_that_refuses_or_is_unreachable_is_503_and_nothing_is_stored(

@@ -10,7 +10,8 @@ import pytest
 
 from agent_builder.runtime import json_replace
 from agent_builder.runtime.json_replace import MAX_DEPTH, JsonReplaceError, parse_path, replace
-from agent_builder.runtime.tools import Toolbox
+from agent_builder.runtime.schemas import RunRequest
+from agent_builder.runtime.tools import Toolbox, ToolServices
 from tests.runtime.run_requests import run_body, run_events
 
 DOCUMENT = json.dumps({"a": {"b": [{"c": 1}, {"c": 2}]}, "name": "x"})
@@ -107,8 +108,10 @@ def test_any_exception_inside_a_tool_is_that_tools_error_result(
 
     monkeypatch.setattr(json_replace, "replace", broken)
     # Only the dispatch is under test: a toolbox with json_replace enabled, no services wired.
-    toolbox = object.__new__(Toolbox)
-    toolbox.enabled = ["json_replace"]
+    request = RunRequest.model_validate(
+        run_body("http://provider.invalid/v1", "replace it", tools=("json_replace",))
+    )
+    toolbox = Toolbox(request, httpx.AsyncClient(), ToolServices(shell_timeout_s=1.0))
     call = toolbox.call("json_replace", {"json": "[]", "path": "[0]", "value": "1"})
     # On a thread of its own: a session's sync Playwright keeps an event loop running on this one.
     with ThreadPoolExecutor(max_workers=1) as worker:

@@ -97,6 +97,23 @@ def test_sandbox_shell_round_trip(client: httpx.Client, reference_model_url: str
     assert events[-1].data["message"] == "Tool sandbox_shell returned: sandbox-42"
 
 
+def test_a_secret_variable_is_set_for_commands_and_hidden_in_what_they_print(
+    client: httpx.Client, reference_model_url: str
+) -> None:
+    secret = "tok-e2e-secret-0123456789"
+    body = run_body(
+        reference_model_url,
+        "Please run the command `echo token=$API_TOKEN length=${#API_TOKEN} region=$REGION`.",
+        tools=("sandbox_shell",),
+        env={"REGION": "eu-west"},
+        secret_env={"API_TOKEN": secret},
+    )
+    events = run_events(client, body)
+    [result] = [event.data for event in events if event.name == "tool.result"]
+    assert result["output"] == f"token=[secret API_TOKEN] length={len(secret)} region=eu-west\n"
+    assert all(secret not in str(event.data) for event in events)
+
+
 def test_sandbox_shell_sends_the_token_and_the_workspace_owner(
     client: httpx.Client, reference_model_url: str, shellctl_url: str
 ) -> None:

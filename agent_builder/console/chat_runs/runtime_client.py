@@ -105,7 +105,7 @@ def run_request(
         run_id=message_id,
         agent=runtime.AgentSnapshot(
             name=agent.name,
-            instructions=env_vars.substitute(config.instructions, setup.variables.all),
+            instructions=env_vars.substitute(config.instructions, setup.variables.plain),
             model=runtime.ModelSettings(
                 base_url=setup.model.base_url,
                 api_key=SecretStr(setup.model.api_key),
@@ -114,7 +114,8 @@ def run_request(
             parameters=runtime.Parameters.model_validate(config.parameters.model_dump()),
             tools=[runtime.ToolSetting(name=tool.name, enabled=tool.enabled) for tool in config.tools],
             knowledge=runtime.KnowledgeSettings.model_validate(config.knowledge.model_dump()),
-            env=setup.variables.sandbox,
+            env=setup.variables.plain,
+            secret_env={name: SecretStr(value) for name, value in setup.variables.secret.items()},
         ),
         conversation_id=question.conversation_id,
         history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],

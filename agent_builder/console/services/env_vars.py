@@ -159,17 +159,12 @@ def copy_env_vars(conn: sqlite3.Connection, source_id: str, target_id: str) -> N
 
 @dataclass(frozen=True)
 class RunVariables:
-    """What a run gets: `all` for `{{env.NAME}}` in the instructions, `sandbox` for the sandbox
-    command's environment. Secret variables reach neither (`run_variables`)."""
+    """What a run gets: `plain` for `{{env.NAME}}` in the instructions and the sandbox commands'
+    environment, `secret` for that environment alone (the runtime hides their values in every
+    tool output)."""
 
-    all: dict[str, str]
-    sandbox: dict[str, str]
-
-    def without(self, secret: set[str]) -> RunVariables:
-        """These variables with the `secret` names dropped from the instructions' too."""
-        return RunVariables(
-            {name: value for name, value in self.all.items() if name not in secret}, self.sandbox
-        )
+    plain: dict[str, str]
+    secret: dict[str, str]
 
 
 def run_variables(db: Database, agent_id: str) -> RunVariables:
@@ -182,8 +177,9 @@ def run_variables(db: Database, agent_id: str) -> RunVariables:
         ).fetchall()
     values = {row["name"]: unseal(db, row["value"]) for row in rows}
     return RunVariables(
-        all=values, sandbox={row["name"]: values[row["name"]] for row in rows if not row["secret"]}
-    ).without({row["name"] for row in rows if row["secret"]})
+        plain={row["name"]: values[row["name"]] for row in rows if not row["secret"]},
+        secret={row["name"]: values[row["name"]] for row in rows if row["secret"]},
+    )
 
 
 def substitute(text: str, values: dict[str, str]) -> str:
