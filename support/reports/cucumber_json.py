@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from support.naming import scenario_slug
 from support.reports.gherkin_source import FeatureSource, Sources, pickle_of, read_sources
 from support.reports.model import LaneReport, ScenarioResult, StepResult
 from support.reports.redact import redact_json
@@ -30,7 +30,8 @@ def write_cucumber_json(report: LaneReport, path: Path, *, secrets: Iterable[str
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    # Unicode-safe and unique per name: an ASCII-only slug made `""` and `";"` of Chinese names.
+    return scenario_slug(text, max_bytes=1000)
 
 
 def cucumber_json(report: LaneReport) -> list[dict[str, Any]]:

@@ -208,3 +208,19 @@ def test_cucumber_json_has_before_hooks_step_locations_and_attachments(
     step = element["steps"][0]
     assert step["match"] == {"location": "steps/agent_setup.py:12"}
     assert step["embeddings"] == [{"mime_type": "text/plain", "data": "aGVsbG8="}]
+
+
+def test_cucumber_json_ids_are_unicode_safe_and_distinct(
+    tmp_path: Path, results: list[ScenarioResult]
+) -> None:
+    chinese = [
+        replace(results[1], feature_name="保存智能体", name="保存草稿", line=5),
+        replace(results[1], feature_name="保存智能体", name="发布草稿", line=9),
+    ]
+    write_lane_reports(LaneReport(RUN, chinese), tmp_path / "pr")
+    [feature] = json.loads((tmp_path / "pr" / "cucumber.json").read_text())
+    ids = [element["id"] for element in feature["elements"]]
+    assert feature["id"].startswith("保存智能体")
+    assert len(set(ids)) == 2 and all(
+        id_.startswith(feature["id"] + ";") and len(id_) > len(feature["id"]) + 1 for id_ in ids
+    )
