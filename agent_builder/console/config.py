@@ -94,8 +94,9 @@ class ConsoleConfig(ServiceSettings):
     trusted_proxies: ProxyList = setting((), "proxy IP addresses or networks, comma-separated")
 
     @model_validator(mode="after")
-    def _no_default_password_in_public(self) -> Self:
-        # An https public URL means a deployment others reach; the default password is public.
+    def _no_insecure_setting_in_public(self) -> Self:
+        # An https public URL means a deployment others reach: the default password is public,
+        # and the test seeding router writes past every check the API makes.
         https = (self.public_url or "").lower().startswith("https:")
         if https and self.admin_password == DEFAULT_ADMIN_PASSWORD:
             raise ValueError(
@@ -103,5 +104,11 @@ class ConsoleConfig(ServiceSettings):
                 f" AGENT_BUILDER_PUBLIC_URL is {self.public_url}: anyone could sign in as the admin."
                 " Fix: set AGENT_BUILDER_ADMIN_PASSWORD to a long random password, e.g. the output of"
                 " `python -c 'import secrets; print(secrets.token_urlsafe(24))'`."
+            )
+        if https and self.enable_test_seed:
+            raise ValueError(
+                f"AGENT_BUILDER_ENABLE_TEST_SEED=1 while AGENT_BUILDER_PUBLIC_URL is {self.public_url}:"
+                " the test seeding router writes data past the API's checks and belongs to the"
+                " acceptance suite's own consoles. Fix: unset AGENT_BUILDER_ENABLE_TEST_SEED."
             )
         return self

@@ -77,13 +77,13 @@ def test_empty_variables_count_as_unset(tmp_path: Path, monkeypatch: pytest.Monk
 def test_variables_are_read_and_normalized(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_BUILDER_ADMIN_EMAIL", "owner@example.com")
     monkeypatch.setenv("AGENT_BUILDER_ADMIN_PASSWORD", "a-long-random-password")
-    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "https://agents.example.com/")
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "http://agents.internal:5001/")
     monkeypatch.setenv("AGENT_BUILDER_MAX_DOCUMENT_BYTES", "2048")
     monkeypatch.setenv("AGENT_BUILDER_ENABLE_TEST_SEED", "1")
     config = ConsoleConfig.load(db_path=tmp_path / "c.db")
     assert (config.admin_email, config.public_url, config.max_document_bytes, config.enable_test_seed) == (
         "owner@example.com",
-        "https://agents.example.com",
+        "http://agents.internal:5001",
         2048,
         True,
     )
@@ -184,3 +184,17 @@ def test_a_console_with_the_default_password_behind_https_exits_2(
     assert "AGENT_BUILDER_ADMIN_PASSWORD is the default 'admin-password'" in finished.stderr
     assert "Fix: set AGENT_BUILDER_ADMIN_PASSWORD" in finished.stderr
     assert not (tmp_path / "c.db").exists()  # refused before anything was created
+
+
+def test_the_test_seeding_router_is_refused_behind_https(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "https://agents.example.com")
+    monkeypatch.setenv("AGENT_BUILDER_ADMIN_PASSWORD", "a-long-random-password")
+    monkeypatch.setenv("AGENT_BUILDER_ENABLE_TEST_SEED", "1")
+    with pytest.raises(ConfigError) as error:
+        ConsoleConfig.load(db_path=tmp_path / "c.db")
+    assert str(error.value).startswith("AGENT_BUILDER_ENABLE_TEST_SEED=1 while AGENT_BUILDER_PUBLIC_URL is")
+    assert "Fix: unset AGENT_BUILDER_ENABLE_TEST_SEED." in str(error.value)
+    monkeypatch.setenv("AGENT_BUILDER_PUBLIC_URL", "http://localhost:5001")
+    assert ConsoleConfig.load(db_path=tmp_path / "c.db").enable_test_seed  # the suite's own consoles
