@@ -225,6 +225,11 @@ def to_timestamp(value: datetime) -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def from_timestamp(value: str) -> datetime:
+    """The aware datetime a stored timestamp (`utc_now`, `to_timestamp`) holds."""
+    return datetime.fromisoformat(value)
+
+
 class Database:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from datetime import UTC, datetime
 
 import httpx
 from starlette.concurrency import run_in_threadpool
@@ -26,7 +27,7 @@ from agent_builder.console.chat_runs.runtime_client import (
     runtime_unavailable,
 )
 from agent_builder.console.config import ConsoleConfig
-from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.console.db import Database, new_id
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentConfig
 from agent_builder.console.schemas.chat import ChatMessage
@@ -173,7 +174,7 @@ class ChatRuns:
             retries=run.retries,
             usage=outcome.usage,
             agent_version=agent_version,
-            created_at=utc_now(),
+            created_at=datetime.now(UTC),
         )
         end: RunEnd = reply
         try:
@@ -241,7 +242,7 @@ def _question(query: str, conversation_id: str, agent_version: int | None) -> Ch
         retries=0,
         usage=None,
         agent_version=agent_version,
-        created_at=utc_now(),
+        created_at=datetime.now(UTC),
     )
 
 

@@ -9,7 +9,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Protocol
 
-from agent_builder.console.db import Database, like_pattern, new_id, to_model, utc_now
+from agent_builder.console.db import Database, from_timestamp, like_pattern, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agents import (
     Access,
@@ -35,7 +35,7 @@ def _dump(config: AgentConfig) -> str:
 
 
 def _agent_row(conn: sqlite3.Connection, agent_id: str) -> sqlite3.Row:
-    row = conn.execute("SELECT * FROM agents WHERE id = ?", (agent_id,)).fetchone()
+    row: sqlite3.Row | None = conn.execute("SELECT * FROM agents WHERE id = ?", (agent_id,)).fetchone()
     if row is None:
         raise not_found("Agent")
     return row
@@ -169,7 +169,7 @@ def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: 
         "WHERE id = ?",
         (_dump(config), revision + 1, now, now, agent_id),
     )
-    return Draft(revision=revision + 1, config=config, updated_at=now)
+    return Draft(revision=revision + 1, config=config, updated_at=from_timestamp(now))
 
 
 def _publish_problems(conn: sqlite3.Connection, agent_id: str, config: AgentConfig) -> list[str]:
@@ -214,7 +214,7 @@ def insert_version(conn: sqlite3.Connection, agent_id: str, config: AgentConfig,
     # Access switches start enabled at the first publish; later publishes leave them alone.
     switches = ", web_app_enabled = 1, service_api_enabled = 1" if version == 1 else ""
     conn.execute(f"UPDATE agents SET updated_at = ?{switches} WHERE id = ?", (now, agent_id))
-    return PublishResult(version=version, published_at=now, note=note)
+    return PublishResult(version=version, published_at=from_timestamp(now), note=note)
 
 
 def list_versions(db: Database, agent_id: str) -> list[PublishedVersion]:

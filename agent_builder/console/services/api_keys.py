@@ -7,7 +7,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from agent_builder.console.db import Database, new_id, to_model, utc_now
+from agent_builder.console.db import Database, from_timestamp, new_id, to_model, utc_now
 from agent_builder.console.errors import not_found
 from agent_builder.console.schemas.api_keys import ApiKey, ApiKeyCreated
 from agent_builder.console.services.agents import check_agent
@@ -35,7 +35,9 @@ def create_key(db: Database, agent_id: str, name: str | None) -> ApiKeyCreated:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (key_id, agent_id, key_name, _hash(secret), prefix, now),
         )
-    return ApiKeyCreated(id=key_id, name=key_name, secret=secret, prefix=prefix, created_at=now)
+    return ApiKeyCreated(
+        id=key_id, name=key_name, secret=secret, prefix=prefix, created_at=from_timestamp(now)
+    )
 
 
 def list_keys(db: Database, agent_id: str) -> list[ApiKey]:
