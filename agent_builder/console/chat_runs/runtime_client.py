@@ -14,7 +14,7 @@ from pydantic import SecretStr
 
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.errors import ApiError
-from agent_builder.console.schemas.chat import ChatMessage
+from agent_builder.console.schemas.chat import ChatMessage, MessageRole
 from agent_builder.console.services import env_vars, providers, tools
 from agent_builder.console.services.agents import ChatAgent
 from agent_builder.runtime import schemas as runtime
@@ -60,23 +60,23 @@ class Runtime:
 class RunSetup:
     """What a run needs from the database, read before anything is sent to the runtime."""
 
-    history: list[tuple[str, str]]
+    history: list[tuple[MessageRole, str]]
     model: providers.ModelEndpoint
     web_search: tools.WebSearchEndpoint | None
     variables: env_vars.RunVariables
 
 
-def fit_history(history: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
+def fit_history(history: list[tuple[MessageRole, str]], budget: int) -> list[tuple[MessageRole, str]]:
     """The newest turns of `history` whose messages hold at most `budget` characters together
     (AGENT_BUILDER_MAX_HISTORY_CHARS): whole turns, a question with the replies after it, are
     left out oldest first, so the model never sees a reply without its question. The current
     question is not part of the history and never cut."""
-    turns: list[list[tuple[str, str]]] = []
+    turns: list[list[tuple[MessageRole, str]]] = []
     for role, content in history:
         if role == "user" or not turns:
             turns.append([])
         turns[-1].append((role, content))
-    kept: list[list[tuple[str, str]]] = []
+    kept: list[list[tuple[MessageRole, str]]] = []
     used = 0
     for turn in reversed(turns):
         size = sum(len(content) for _, content in turn)

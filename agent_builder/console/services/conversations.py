@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from agent_builder.console.db import Database, new_id, to_model, to_timestamp
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas.chat import ChatMessage, ToolCallRecord, Usage
+from agent_builder.console.schemas.chat import ChatMessage, MessageRole, ToolCallRecord, Usage
 from agent_builder.console.schemas.errors import ErrorResponse
 from agent_builder.console.schemas.seeding import SeedConversationRequest
 from agent_builder.console.services.agents import check_agent
@@ -86,7 +86,7 @@ def is_owner(db: Database, agent_id: str, source: Source, conversation_id: str, 
 
 def history(
     db: Database, agent_id: str, source: Source, conversation_id: str, owner: Owner = NOBODY
-) -> list[tuple[str, str]]:
+) -> list[tuple[MessageRole, str]]:
     """(role, content) of the conversation's completed messages, oldest first: what the model is
     shown of the conversation so far. Failed and stopped replies are left out."""
     with db.read() as conn:
