@@ -16,6 +16,7 @@ from types import FrameType
 from typing import Any, Literal, TypeVar
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from agent_builder.redaction import redact_logs
 from agent_builder.settings import ConfigError, ServiceSettings
@@ -77,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     redact_logs()  # no URL password, query key or bearer token reaches a log line
-    return args.run(args)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 def _add_server_arguments(parser: argparse.ArgumentParser, default_port: int) -> None:
@@ -117,7 +119,7 @@ def _serve_configured(
     service: str,
     settings: type[_Settings],
     flags: dict[str, Any],
-    create_app: Callable[[_Settings], object],
+    create_app: Callable[[_Settings], ASGIApp],
     args: argparse.Namespace,
 ) -> int:
     """Serve the app made from the service's settings (environment, then the CLI `flags`); exit 2
@@ -173,7 +175,7 @@ class _Server(uvicorn.Server):
 
 def serve(
     service: str,
-    app: object,
+    app: ASGIApp,
     host: str,
     port: int,
     loop: Literal["uvloop", "asyncio"] = "uvloop",

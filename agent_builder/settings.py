@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Self
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, Field, ValidationError
+from pydantic import AfterValidator, Field, JsonValue, ValidationError
 from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -28,8 +28,10 @@ HttpUrl = Annotated[str, AfterValidator(http_url)]
 def setting(default: Any, accepts: str, *, flag: str | None = None, **constraints: Any) -> Any:
     """A field read from the environment. `accepts` completes "must be ..." in its error message;
     `flag` names the CLI option that overrides it."""
-    extra: dict[str, str] = {"accepts": accepts} | ({"flag": flag} if flag else {})
-    return Field(default, json_schema_extra=extra, **constraints)  # type: ignore[arg-type]
+    extra: dict[str, JsonValue] = {"accepts": accepts}
+    if flag:
+        extra["flag"] = flag
+    return Field(default, json_schema_extra=extra, **constraints)
 
 
 class ConfigError(ValueError):

@@ -182,6 +182,7 @@ def _add_stream_event_schemas(app: FastAPI) -> None:
             components = schema["components"]["schemas"]
             for name, definition in definitions["$defs"].items():
                 components.setdefault(name, definition)
+            app.openapi_schema = schema
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend /openapi.json

@@ -105,7 +105,8 @@ async def _http_error_handler(request: Request, exc: Exception) -> Response:
         code, message = "file_too_large", "The file is larger than the size limit."
     else:
         code = _CODES_BY_STATUS.get(exc.status_code, "http_error")
-        message = exc.detail if isinstance(exc.detail, str) else "Request failed."
+        detail: object = exc.detail  # typed str, but fastapi's HTTPException (a subclass) takes any JSON
+        message = detail if isinstance(detail, str) else "Request failed."
         if exc.status_code == 404:
             message = "No such route."
     response = _error_response(request, exc.status_code, code, message)

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 from fastapi import FastAPI
@@ -24,7 +25,9 @@ from agent_builder.service_errors import ApiError, install_error_handlers
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 # Readiness probes: open without the token.
 OPEN_PATHS = frozenset({"/healthz", "/openapi.json"})
-_UNAUTHORIZED = {401: {"description": "no valid runtime token (Authorization: Bearer)"}}
+_UNAUTHORIZED: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no valid runtime token (Authorization: Bearer)"}
+}
 
 
 class CancelAccepted(BaseModel):

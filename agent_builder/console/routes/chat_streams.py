@@ -48,7 +48,8 @@ def stream_docs(model: type[BaseModel], description: str) -> dict[int | str, dic
 
 
 async def _runs(request: Request) -> ChatRuns:
-    return request.app.state.chat_runs
+    runs: ChatRuns = request.app.state.chat_runs
+    return runs
 
 
 RunsDep = Annotated[ChatRuns, Depends(_runs)]

@@ -15,17 +15,21 @@ from agent_builder.console.schemas.errors import ErrorResponse, ValidationErrorR
 
 
 # The dependencies that only read app state are async: FastAPI runs a sync one in the thread
-# pool, a thread hop per request for returning an attribute.
+# pool, a thread hop per request for returning an attribute. App state is untyped: each binds
+# what it reads to the type create_app stored there.
 async def _db(request: Request) -> Database:
-    return request.app.state.db
+    db: Database = request.app.state.db
+    return db
 
 
 async def _config(request: Request) -> ConsoleConfig:
-    return request.app.state.config
+    config: ConsoleConfig = request.app.state.config
+    return config
 
 
 async def _indexer(request: Request) -> IndexingWorker:
-    return request.app.state.indexer
+    indexer: IndexingWorker = request.app.state.indexer
+    return indexer
 
 
 async def _public_origin(request: Request) -> str:

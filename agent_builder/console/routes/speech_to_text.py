@@ -32,7 +32,8 @@ web_app_router = APIRouter(tags=["web-app"], responses=errors(403, 404))
 
 
 async def _slots(request: Request) -> speech_to_text.TranscriptionSlots:
-    return request.app.state.transcription_slots
+    slots: speech_to_text.TranscriptionSlots = request.app.state.transcription_slots
+    return slots
 
 
 async def _transcribe(

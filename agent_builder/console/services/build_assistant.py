@@ -20,7 +20,7 @@ def propose(db: Database, agent_id: str, description: str) -> Proposal:
     """Ask the decision model and keep its proposal as the agent's pending one (replacing any)."""
     agents.find_draft(db, agent_id)  # 404 before any model call
     endpoint = decision_endpoint(db)
-    catalog = {tool.name: tool.description for tool in BUILTIN_TOOLS}
+    catalog: dict[str, str] = {tool.name: tool.description for tool in BUILTIN_TOOLS}
     names = sorted({dataset.name for dataset in list_datasets(db)})
     proposal = ask_for_proposal(endpoint, description, catalog, names)
     _check_no_secrets(db, agent_id, proposal)

@@ -38,7 +38,7 @@ def _env_var(db: Database, row: sqlite3.Row) -> EnvVar:
 
 
 def _row(conn: sqlite3.Connection, agent_id: str, name: str) -> sqlite3.Row:
-    row = conn.execute(
+    row: sqlite3.Row | None = conn.execute(
         "SELECT * FROM agent_env_vars WHERE agent_id = ? AND name = ?", (agent_id, name)
     ).fetchone()
     if row is None:

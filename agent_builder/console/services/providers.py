@@ -154,7 +154,7 @@ def get_provider(db: Database, provider_id: str) -> Provider:
 
 
 def _provider_row(conn: sqlite3.Connection, provider_id: str) -> sqlite3.Row:
-    row = conn.execute("SELECT * FROM providers WHERE id = ?", (provider_id,)).fetchone()
+    row: sqlite3.Row | None = conn.execute("SELECT * FROM providers WHERE id = ?", (provider_id,)).fetchone()
     if row is None:
         raise not_found("Model provider")
     return row
@@ -215,9 +215,10 @@ def update_provider(db: Database, provider_id: str, body: ProviderUpdate) -> Pro
         row = _provider_row(conn, provider_id)
     name = body.name or row["name"]
     # The masked URL the console showed, sent back unchanged, means "keep the stored one".
-    masked = body.base_url is None or body.base_url == mask_url(row["base_url"])
-    base_url = row["base_url"] if masked else body.base_url
-    if body.api_key is None and not same_origin(base_url, row["base_url"]):
+    stored_url: str = row["base_url"]
+    new_url = body.base_url
+    base_url = stored_url if new_url is None or new_url == mask_url(stored_url) else new_url
+    if body.api_key is None and not same_origin(base_url, stored_url):
         raise key_required_for_new_host("api_key", "model provider")
     api_key = body.api_key or unseal(db, row["api_key"])
     if name != row["name"]:

@@ -51,7 +51,10 @@ def _check(conn: sqlite3.Connection, body: SystemModels) -> None:
 
 
 def _provider_row(conn: sqlite3.Connection, provider_id: str) -> sqlite3.Row | None:
-    return conn.execute("SELECT base_url, api_key FROM providers WHERE id = ?", (provider_id,)).fetchone()
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT base_url, api_key FROM providers WHERE id = ?", (provider_id,)
+    ).fetchone()
+    return row
 
 
 def decision_endpoint(db: Database) -> ModelEndpoint:

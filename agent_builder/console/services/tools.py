@@ -34,7 +34,8 @@ BUILTIN_TOOLS: tuple[BuiltinTool, ...] = (
         requires_credential=True,
     ),
 )
-_BY_NAME = {tool.name: tool for tool in BUILTIN_TOOLS}
+# Keyed by str: a credential body names its tool as free text, and an unknown one is a 404, not a 422.
+_BY_NAME: dict[str, BuiltinTool] = {tool.name: tool for tool in BUILTIN_TOOLS}
 
 
 def list_tools(db: Database) -> list[Tool]:

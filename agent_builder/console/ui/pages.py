@@ -5,7 +5,7 @@ JSON API. The server only decides who may see a page (signed in or not, web app 
 """
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
@@ -24,7 +24,7 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 
 
-def _console_page(request: Request, template: str, section: str, **context) -> Response:
+def _console_page(request: Request, template: str, section: str, **context: Any) -> Response:
     email = signed_in_email(request)
     if email is None:
         here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
