@@ -117,7 +117,7 @@ soak: setup
 	$(BIN)/python -m ci.soak $(LANE) --runs $(RUNS) --workers $(or $(WORKERS),2) --throttle $(THROTTLE) $(ARGS)
 
 steps: setup
-	$(BIN)/python -m support.steps_catalog
+	$(BIN)/python -m support.lint.steps_catalog
 
 ## Regenerate the API models from the console's live /openapi.json.
 contracts: setup

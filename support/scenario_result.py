@@ -17,9 +17,9 @@ from pathlib import Path
 from behave.model import Scenario, Step
 from behave.step_registry import StepRegistry
 
+from support.lint.step_definitions import did_you_mean
 from support.reports import Attachment, ScenarioResult, ScenarioStatus, StepResult
 from support.scenario_record import HookRun, Recorder
-from support.step_definitions import did_you_mean
 
 # (name of the after-scenario check, what it found)
 CheckFailure = tuple[str, str]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.lint import lint_paths
+from support.lint.features import lint_paths
 
 STEPS = """
 from behave import given, when, then

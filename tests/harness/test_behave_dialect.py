@@ -12,8 +12,8 @@ from behave.parser import ParserError, parse_feature
 from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
-from support.lint import lint_paths
-from support.lint_dialect import dialect_problems
+from support.lint.dialect import dialect_problems
+from support.lint.features import lint_paths
 from tests.harness.lint_project import line_of, write_feature
 
 

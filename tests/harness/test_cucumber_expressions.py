@@ -1,8 +1,8 @@
 """Steps the editor understands: what the Cucumber extension shows is what behave runs.
 
 Every step definition is a Cucumber Expression written as a literal in its decorator; the editor
-reads those literals from the source (support/step_sources.py) with the parameter types
-`.vscode/settings.json` declares, behave registers them with support/step_parameters.py's. Here
+reads those literals from the source (support/lint/step_sources.py) with the parameter types
+`.vscode/settings.json` declares, behave registers them with support/lint/step_parameters.py's. Here
 both readings are built side by side: the same sentences, every one parsing with only the
 declared types, and every step of every feature (each Examples row, with its Backgrounds)
 matching exactly one of them, keyword ignored as Cucumber does, the very one behave runs.
@@ -25,9 +25,10 @@ from cucumber_expressions.expression import CucumberExpression
 from cucumber_expressions.parameter_type import ParameterType
 from cucumber_expressions.parameter_type_registry import ParameterTypeRegistry
 
-from support import step_parameters, tags
-from support.step_definitions import loaded_steps
-from support.step_sources import Sentence, editor_problems, sentences
+from support import tags
+from support.lint import step_parameters
+from support.lint.step_definitions import loaded_steps
+from support.lint.step_sources import Sentence, editor_problems, sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = json.loads((ROOT / ".vscode" / "settings.json").read_text(encoding="utf-8"))
@@ -96,7 +97,7 @@ def test_the_editor_is_set_up_for_this_project() -> None:
 def test_the_editor_declares_exactly_the_parameter_types_behave_registers() -> None:
     expected = json.dumps(step_parameters.editor_parameter_types(), indent=2)
     assert SETTINGS["cucumber.parameterTypes"] == step_parameters.editor_parameter_types(), (
-        f'.vscode/settings.json: set "cucumber.parameterTypes" to support/step_parameters.py\'s:\n{expected}'
+        f'.vscode/settings.json: set "cucumber.parameterTypes" to support/lint/step_parameters.py\'s:\n{expected}'
     )
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from support.lint import lint, lint_paths, main
-from support.problem import Problem
+from support.lint.features import lint, lint_paths, main
+from support.lint.problem import Problem
 from tests.harness.lint_project import CLEAN, found, line_of, write_feature
 
 

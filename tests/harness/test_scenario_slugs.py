@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from support.evidence import scenario_dir
-from support.lint import lint_paths
+from support.lint.features import lint_paths
 from support.naming import scenario_slug
 from support.replay.cassette import cassette_relpath
 from tests.harness.lint_project import found, line_of, write_feature

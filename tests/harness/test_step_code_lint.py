@@ -6,8 +6,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from support.lint import lint_paths
-from support.lint_step_code import check_step_code
+from support.lint.features import lint_paths
+from support.lint.step_code import check_step_code
 from tests.harness.lint_project import CLEAN, write_feature
 
 FORBIDDEN = """

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from behave.step_registry import registry
 
-from support.lint import lint_paths
+from support.lint.features import lint_paths
 from tests.harness.lint_project import CLEAN, found, line_of, write_feature
 
 

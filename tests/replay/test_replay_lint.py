@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from support.problem import Problem
+from support.lint.cassettes import check_cassettes
+from support.lint.problem import Problem
 from support.replay.cassette import Cassette, Entry, JsonResponse, write_cassette
-from support.replay.lint import check_cassettes
 from support.replay.matching import chat_request, key_of
 
 FEATURE = '''@external-model

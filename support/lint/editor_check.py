@@ -1,4 +1,4 @@
-"""What the editor sees, checked by hand: `python -m support.editor_check <node_modules>`.
+"""What the editor sees, checked by hand: `python -m support.lint.editor_check <node_modules>`.
 
 Runs the Cucumber Language Server (what VS Code's Cucumber extension runs; install it with
 `npm install @cucumber/language-server@1.7.0` in a scratch folder, and pass that folder's
@@ -118,7 +118,7 @@ def _initialize(root: Path) -> dict[str, Any]:
         "capabilities": {
             "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": True}}
         },
-        "clientInfo": {"name": "support.editor_check", "version": "1"},
+        "clientInfo": {"name": "support.lint.editor_check", "version": "1"},
     }
 
 

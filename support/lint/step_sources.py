@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from support.problem import Problem
+from support.lint.problem import Problem
 
 KEYWORDS = ("given", "when", "then", "step")  # the extension looks for these names, lower-case
 _BEHAVE_NAMES = frozenset(KEYWORDS) | {keyword.capitalize() for keyword in KEYWORDS}

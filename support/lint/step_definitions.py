@@ -1,6 +1,6 @@
 """The step definitions in `steps/`, loaded the way behave loads them, for the feature linter.
 
-They are Cucumber Expressions with the project's parameter types (support/step_parameters.py),
+They are Cucumber Expressions with the project's parameter types (support/lint/step_parameters.py),
 as behave runs them. Each module is loaded on its own, so one broken or ambiguous module is a
 finding about that file rather than the end of the check; `defines()` / `matching()` then ask
 which definitions a step text has, exactly as behave would match it at run time, `overlaps()`
@@ -33,8 +33,8 @@ from behave.step_registry import AmbiguousStep, StepRegistry, registry
 from cucumber_expressions.ast import Node, NodeType
 from cucumber_expressions.expression_parser import CucumberExpressionParser
 
-from support import step_parameters
-from support.problem import Problem
+from support.lint import step_parameters
+from support.lint.problem import Problem
 
 # What behave puts in a step module's globals, so modules may use the decorators without importing.
 _STEP_GLOBALS: dict[str, Any] = {

@@ -1,5 +1,5 @@
-"""One lint finding, printed `path:line: rule: message`: what the feature linter (`support.lint`)
-and the cassette drift checks (`support.replay.lint`) both report."""
+"""One lint finding, printed `path:line: rule: message`: what the feature linter (`support.lint.features`)
+and the cassette drift checks (`support.lint.cassettes`) both report."""
 
 from __future__ import annotations
 

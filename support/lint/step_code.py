@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from support.problem import Problem
-from support.step_definitions import relative
+from support.lint.problem import Problem
+from support.lint.step_definitions import relative
 
 ALLOWANCES_FILE = "lint-allowances.toml"
 _LOCATOR_METHODS = frozenset(

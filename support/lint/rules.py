@@ -1,4 +1,4 @@
-"""The feature linter's rules for one scenario as it runs (support/lint.py parses the features).
+"""The feature linter's rules for one scenario as it runs (support/lint/features.py parses the features).
 
 Each message says what is wrong and how to fix it, naming the documented command where one
 exists (`make steps`, `make post-merge ARGS=...`); features/README.md explains every rule.
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from behave.matchers import Matcher
 
-from support.problem import Problem
-from support.step_definitions import StepDefinitions
+from support.lint.problem import Problem
+from support.lint.step_definitions import StepDefinitions
 from support.tags import (
     AGENT_BACKEND_RUNTIME,
     BROWSER_TAG_STEPS,

@@ -31,7 +31,7 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 from gherkin.token_scanner import TokenScanner
 
-from support.problem import Problem
+from support.lint.problem import Problem
 from support.replay.cassette import Cassette, CassetteError, cassette_relpath, feature_stem, load_cassette
 from support.replay.explain import rerecord_command
 from support.replay.matching import ChatRequest, normalize_text

@@ -4,7 +4,7 @@ Every step definition in `steps/` is a Cucumber Expression (behave's `cucumber_e
 matcher): `{string}` for quoted text (passed without its quotes), `{int}` and `{float}` for
 numbers, and the few types below for words a sentence chooses from. They are defined here once:
 `use()` registers them with behave and makes Cucumber Expressions the default matcher before
-behave loads `steps/` (environment.py, and the linter's `support/step_definitions.py`), and the
+behave loads `steps/` (environment.py, and the linter's `support/lint/step_definitions.py`), and the
 editor reads the same names and regexps from `.vscode/settings.json` (`cucumber.parameterTypes`;
 tests/harness/test_cucumber_expressions.py keeps the two equal).
 

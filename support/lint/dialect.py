@@ -26,7 +26,7 @@ from typing import Any
 from behave.i18n import languages as BEHAVE_KEYWORDS
 from gherkin.dialect import Dialect
 
-from support.problem import Problem
+from support.lint.problem import Problem
 
 RULE = "behave-dialect"
 _STEP_CATEGORIES = ("given", "when", "then", "and", "but")  # the order behave tries them in

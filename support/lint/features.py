@@ -4,8 +4,8 @@ Parses every `.feature` with the official Gherkin parser and enforces the tag gr
 `support/tags.py`, the fixture and setup-step contracts, what each step declares it needs (its
 tags and earlier steps), unique scenario names, that every step has exactly one definition in
 `steps/` (an undefined one gets the closest sentences), that no two sentences overlap and that
-the editor reads every sentence as behave does (support/step_sources.py).
-Prints `path:line: rule: message` per problem (the rules: support/lint_rules.py).
+the editor reads every sentence as behave does (support/lint/step_sources.py).
+Prints `path:line: rule: message` per problem (the rules: support/lint/rules.py).
 
 A scenario is checked the way it runs: with the tags of its Feature, Rule and Examples and
 the steps of every Background above it. A Scenario Outline is checked once per Examples
@@ -27,16 +27,16 @@ from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
 from gherkin.token_scanner import TokenScanner
 
-from support.lint_dialect import dialect_problems
-from support.lint_rules import LintCase, LintStep, case_problems
-from support.lint_step_code import check_step_code
+from support.lint.cassettes import check_cassettes
+from support.lint.dialect import dialect_problems
+from support.lint.problem import Problem
+from support.lint.rules import LintCase, LintStep, case_problems
+from support.lint.step_code import check_step_code
+from support.lint.step_definitions import StepDefinitions, loaded_steps, relative
+from support.lint.step_sources import editor_problems
 from support.naming import scenario_slug
-from support.problem import Problem
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
-from support.replay.lint import check_cassettes
 from support.settings import load_settings
-from support.step_definitions import StepDefinitions, loaded_steps, relative
-from support.step_sources import editor_problems
 from support.tags import FORBIDDEN_TAGS, KNOWN_TAGS
 
 # Gherkin's keyword types -> behave's step types; "And"/"But" and "*" continue the previous one.
@@ -286,7 +286,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"{report.feature_files} feature files, {report.scenarios} scenarios: OK")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

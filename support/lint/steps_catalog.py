@@ -1,4 +1,4 @@
-"""`make steps` (`python -m support.steps_catalog [steps dir]`): every sentence, where it lives
+"""`make steps` (`python -m support.lint.steps_catalog [steps dir]`): every sentence, where it lives
 (`file:line`), and what it does (its docstring), module by module. Reuse a sentence before
 writing a new one; features/README.md maps the modules to what they own.
 """
@@ -10,8 +10,8 @@ import sys
 from itertools import groupby
 from pathlib import Path
 
-from support.step_definitions import loaded_steps
-from support.step_parameters import PARAMETERS
+from support.lint.step_definitions import loaded_steps
+from support.lint.step_parameters import PARAMETERS
 from support.tags import needs_of
 
 _KEYWORDS = {"given": "Given", "when": "When", "then": "Then", "step": "*"}
@@ -19,7 +19,7 @@ _KEYWORDS = {"given": "Given", "when": "When", "then": "Then", "step": "*"}
 
 def catalog(steps_dir: Path) -> list[str]:
     lines = [
-        "Parameter types (support/step_parameters.py), beside Cucumber's {string} (quoted text), {int}, {float}:"
+        "Parameter types (support/lint/step_parameters.py), beside Cucumber's {string} (quoted text), {int}, {float}:"
     ]
     lines += [f"  {{{parameter.name}}} = {parameter.regexp}: {parameter.doc}" for parameter in PARAMETERS]
     with loaded_steps(steps_dir) as definitions:
