@@ -29,10 +29,10 @@ import httpx
 from lane_runs import CpuAccount
 
 from support.api.console import ConsoleClient, sign_in
-from support.browser import BrowserSession
+from support.browser.loading import wait_until_loaded
+from support.browser.session import BrowserSession
 from support.settings import Settings, load_settings
 from support.stack import Service, console_command, die_with_parent, start_service
-from support.ui.loading import wait_until_loaded
 
 WARM_UP = 3
 

@@ -6,8 +6,8 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.accessibility import report, scan
 from support.api_setup.agents import current_agent
+from support.browser.accessibility import report, scan
 from support.tags import rule_set
 from support.ui.browser_page import BrowserPage
 from support.ui.duplicate_dialog import DuplicateDialog

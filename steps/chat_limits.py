@@ -9,10 +9,10 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
+from support.browser.loading import wait_until_loaded
 from support.replay.control import ReplayControl
 from support.replay.scope import HangPatch
 from support.tags import PROVIDER_FAULT, WEB_APP_CHAT
-from support.ui.loading import wait_until_loaded
 from support.ui.web_app import WebAppPage
 from support.world import World
 

@@ -6,8 +6,8 @@ from behave.runner import Context
 from playwright.sync_api import Page, expect
 
 from support.api_setup.agents import current_agent
+from support.browser.loading import wait_until_loaded
 from support.ui.configure import ConfigurePage
-from support.ui.loading import wait_until_loaded
 from support.ui.publish_bar import PublishBar
 from support.world import World
 

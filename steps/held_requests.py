@@ -8,7 +8,7 @@ these sentences work for any of them, by the name used there.
 from behave import then, when
 from behave.runner import Context
 
-from support.ui.held_requests import HeldRequest
+from support.browser.held_requests import HeldRequest
 from support.world import World
 
 

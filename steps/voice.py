@@ -1,4 +1,4 @@
-"""Voice input with the fake microphone of @microphone scenarios (support/browser.py): recording
+"""Voice input with the fake microphone of @microphone scenarios (support/browser/session.py): recording
 in the preview or the web app, what lands in the composer, and why voice input failed. The
 sentences that use the microphone are also `support/tags.py` constants, for the linter (they need
 the tag, and it needs them); tests/harness/test_cucumber_expressions.py keeps the two equal."""

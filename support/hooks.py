@@ -33,8 +33,10 @@ from playwright.sync_api import Page, expect
 from support import step_checks
 from support.api.console import ConsoleClient, sign_in
 from support.audit import leftover_failure
-from support.browser import BrowserSession
-from support.evidence import capture, save_trace, scenario_dir
+from support.browser.evidence import capture, save_trace, scenario_dir
+from support.browser.loading import wait_until_loaded, wait_until_quiet
+from support.browser.origin_guard import guard_origin
+from support.browser.session import BrowserSession
 from support.parallel.link import WorkerLink
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
@@ -56,8 +58,6 @@ from support.stack import Launch, Stack, console_command, launch_service, wait_h
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE, lane_folder_name, lane_name
 from support.tls import use_network_settings
 from support.ui.embedding_site import EMBEDDING_SITE
-from support.ui.loading import wait_until_loaded, wait_until_quiet
-from support.ui.origin_guard import guard_origin
 from support.world import World
 
 
@@ -324,7 +324,14 @@ def _evidence(
     out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, attempt)
     keep_trace = run.settings.trace == "always" or (run.settings.trace == "on-failure" and failed)
     if failed:
-        return capture(world, out_dir, tracing=keep_trace, secrets=run.secrets)
+        return capture(
+            world.page,
+            world.browser_context,
+            world.console_log,
+            out_dir,
+            tracing=keep_trace,
+            secrets=run.secrets,
+        )
     if keep_trace:
         return {"trace": save_trace(world.browser_context, out_dir / "trace.zip", run.secrets)}
     if run.settings.trace != "off":

@@ -1,6 +1,6 @@
 """How the suite's own HTTP calls reach the console under test: one TLS context for every call,
 trusting E2E_CA_FILE besides the system's roots, and E2E_HOST_RESOLVER_RULES applied to name
-resolution, the way the browser gets them as launch flags (support/browser.py).
+resolution, the way the browser gets them as launch flags (support/browser/session.py).
 
 The context is built once per process: httpx otherwise builds a new one, loading certifi's CA
 bundle (37 ms of CPU here, against 1.9 ms with this one), for each client and each module-level

@@ -15,13 +15,13 @@ from playwright.sync_api import BrowserContext, Page, Response
 from support.api.console import ConsoleClient
 from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model, ToolCredential
 from support.api.service import ServiceStreamEvent
+from support.browser.held_requests import HeldRequest
+from support.browser.loading import wait_until_loaded
 from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
 from support.seeded.specs import VoiceClip
 from support.settings import Settings
-from support.ui.held_requests import HeldRequest
-from support.ui.loading import wait_until_loaded
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Fixtures every test folder shares: the browser, the fake upstream, the chat stack.
 
-One Chromium per test process, launched the way the suite launches it (support/browser.py: the
+One Chromium per test process, launched the way the suite launches it (support/browser/session.py: the
 same executable lookup and flags). A second sync Playwright in the same process fails ("Sync API
 inside the asyncio loop"), so every test that needs a browser takes this one.
 
@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from support.browser import BrowserSession
+from support.browser.session import BrowserSession
 from support.settings import load_settings
 from tests.chat_stack import ChatStack, start_chat_stack
 from tests.fakes.upstream import FakeUpstream, UpstreamServer

@@ -145,7 +145,7 @@ def attachment(item: Attachment) -> dict[str, object]:
 def evidence_attachments(
     result: ScenarioResult, report_dir: Path | None, *, on_failing_step: bool
 ) -> list[Attachment]:
-    """Failure evidence (support/evidence.py) as attachments: the screenshot inline on the failing
+    """Failure evidence (support/browser/evidence.py) as attachments: the screenshot inline on the failing
     step; the rest (trace, page HTML, console log), and a screenshot no step failed for, by
     reference (`url`, relative to the report) on the scenario's last entry, the after-scenario hook
     that captured it."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
-from support.ui.held_requests import HeldRequest, hold
+from support.browser.held_requests import HeldRequest, hold
 
 _REVOKE = re.compile("^Revoke ")
 _ACCESS_CHANGE = re.compile(r"/console/api/agents/[^/?]+/access$")

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from playwright.sync_api import Locator, Page
 
-from support.ui.held_requests import HeldRequest, hold
+from support.browser.held_requests import HeldRequest, hold
 
 # At most this many suggested questions; the page says so next to "Add question".
 QUESTION_LIMIT_NOTE = "At most 5 questions"

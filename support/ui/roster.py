@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Locator, Page
 
-from support.ui.held_requests import HeldRequest, hold
+from support.browser.held_requests import HeldRequest, hold
 
 
 @dataclass(frozen=True)

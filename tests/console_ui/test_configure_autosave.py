@@ -7,7 +7,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from support.ui.loading import wait_until_loaded
+from support.browser.loading import wait_until_loaded
 from support.ui.publish_bar import PublishBar
 
 CONFLICT = "Save failed: this agent was changed elsewhere. Reload to get the latest version."

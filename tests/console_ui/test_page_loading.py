@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from support.ui.loading import wait_until_loaded
+from support.browser.loading import wait_until_loaded
 from tests.console_ui.test_web_app import publish
 
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from support.browser.loading import wait_until_loaded
 from support.replay import tone_audio
-from support.ui.loading import wait_until_loaded
 from support.ui.preview import PreviewPane
 from tests.fakes.upstream import UpstreamServer
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from support.accessibility import report, scan
+from support.browser.accessibility import report, scan
 from support.tags import RULE_SET_TAGS
 
 # An image without alt text (WCAG 2.0 A), a button without a name (A), light grey text on white

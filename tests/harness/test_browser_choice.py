@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from support.browser import find_chromium
+from support.browser.session import find_chromium
 from support.settings import load_settings
 
 

@@ -3,7 +3,7 @@
 import zipfile
 from pathlib import Path
 
-from support.evidence import redact_archive
+from support.browser.evidence import redact_archive
 
 PNG_BYTES = b"\x89PNG\r\n\x1a\n\x00\xff\xfe"
 

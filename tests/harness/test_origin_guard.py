@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, Page
 
-from support.ui.origin_guard import guard_origin
+from support.browser.origin_guard import guard_origin
 
 
 class _Site(BaseHTTPRequestHandler):

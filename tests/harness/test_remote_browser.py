@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support.browser import CHROMIUM_ARGS, SYSTEM_CHROMIUM_NAMES
+from support.browser.session import CHROMIUM_ARGS, SYSTEM_CHROMIUM_NAMES
 from support.stack import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from support.browser.loading import BUSY
 from support.hooks import _page_and_replay_checks
 from support.replay.scope import Miss, ScopeReport, Unconsumed
-from support.ui.loading import BUSY
 
 LOCATION = "features/a.feature:3"
 

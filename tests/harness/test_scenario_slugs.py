@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.evidence import scenario_dir
+from support.browser.evidence import scenario_dir
 from support.lint.features import lint_paths
 from support.naming import scenario_slug
 from support.replay.cassette import cassette_relpath

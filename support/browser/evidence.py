@@ -12,12 +12,11 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from support.naming import scenario_slug
 from support.reports import redact
-from support.world import World
 
 
 def scenario_dir(lane_dir: Path, feature_path: str, scenario_name: str, attempt: int = 1) -> Path:
@@ -57,26 +56,33 @@ def redact_archive(source_path: Path, target_path: Path, secrets: Iterable[str])
             target.writestr(member, data)
 
 
-def capture(world: World, out_dir: Path, *, tracing: bool, secrets: Iterable[str]) -> dict[str, Path]:
-    """Collect what the browser shows now; each item is best effort so one failure doesn't hide the rest."""
+def capture(
+    page: Page,
+    context: BrowserContext,
+    console_log: list[str],
+    out_dir: Path,
+    *,
+    tracing: bool,
+    secrets: Iterable[str],
+) -> dict[str, Path]:
+    """Collect what the browser shows now; each item is best effort so one failure doesn't hide the
+    rest (and is noted in `console_log`, which is written last)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     secrets = list(secrets)
     evidence: dict[str, Path] = {}
-    page = world.page
     if not page.is_closed():
         try:
             page.screenshot(path=out_dir / "screenshot.png", full_page=True)
             evidence["screenshot"] = out_dir / "screenshot.png"
         except PlaywrightError as error:
-            world.console_log.append(f"[evidence] screenshot failed: {error}")
+            console_log.append(f"[evidence] screenshot failed: {error}")
         try:
             (out_dir / "page.html").write_text(redact(page.content(), secrets), encoding="utf-8")
             evidence["html"] = out_dir / "page.html"
         except PlaywrightError as error:
-            world.console_log.append(f"[evidence] page HTML failed: {error}")
+            console_log.append(f"[evidence] page HTML failed: {error}")
     if tracing:
-        evidence["trace"] = save_trace(world.browser_context, out_dir / "trace.zip", secrets)
-    console_log = redact("\n".join(world.console_log) + "\n", secrets)
-    (out_dir / "console.log").write_text(console_log, encoding="utf-8")
+        evidence["trace"] = save_trace(context, out_dir / "trace.zip", secrets)
+    (out_dir / "console.log").write_text(redact("\n".join(console_log) + "\n", secrets), encoding="utf-8")
     evidence["console"] = out_dir / "console.log"
     return evidence
