@@ -98,7 +98,7 @@ rerun: setup
 
 ## Rewrite ci/durations.json (longest-first scheduling, shards) from the last lanes' reports.
 durations: setup
-	$(BIN)/python -m support.parallel.schedule $(wildcard artifacts/pr/report.json artifacts/post-merge/report.json artifacts/a11y/report.json)
+	$(BIN)/python -m support.lanes.schedule $(wildcard artifacts/pr/report.json artifacts/post-merge/report.json artifacts/a11y/report.json)
 
 ## One report from shards' lane folders: make merge-reports LANE=pr SHARDS="shards/pr-shard-*"
 merge-reports: setup

@@ -35,9 +35,11 @@ from ci.post_merge import (
     _replay_argv,
 )
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_print
-from support.lanes import fresh_lane_folder, parse_lane_args
-from support.parallel.coordinator import LanePlan, lane_folder, plan_lane, run_pool
-from support.reports import LaneFailure, LaneReport, RunInfo, publish_lane, summary_text
+from support.lanes.cli import parse_lane_args
+from support.lanes.coordinator import run_pool
+from support.lanes.finish import finish_without_run, fresh_lane_folder, lane_folder
+from support.lanes.plan import LanePlan, plan_lane
+from support.reports import LaneFailure
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import ServiceStartError, Stack, launch_service
 from support.tls import use_network_settings
@@ -100,25 +102,6 @@ def worker_env(client: Settings) -> dict[str, str]:
     }
 
 
-def _report_without_run(
-    settings: Settings, plan: LanePlan, stages: dict[str, float], failure: LaneFailure
-) -> None:
-    run = RunInfo(
-        lane=LANE,
-        run_id=settings.run_id,
-        base_url=settings.base_url,
-        started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        duration_s=sum(stages.values()),
-        stage_durations=dict(stages),
-        excluded=plan.excluded,
-    )
-    report = LaneReport(run, (), [failure])
-    paths = publish_lane(
-        report, lane_folder(settings, LANE), settings.artifacts_dir, secrets=settings.secret_values()
-    )
-    print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
-
-
 def _start_seed_and_run(settings: Settings, plan: LanePlan, stack: Stack, deployment: Path) -> int:
     stages: dict[str, float] = {}
     started = time.monotonic()
@@ -146,7 +129,7 @@ def _start_seed_and_run(settings: Settings, plan: LanePlan, stack: Stack, deploy
             + "; ".join(f"{task.task} (owner {task.owner}): {task.detail}" for task in seed.blocked),
             "; ".join(task.remediation for task in seed.blocked),
         )
-        _report_without_run(client, plan, stages, failure)
+        finish_without_run(plan, client, [failure], workers=1, stage_durations=stages)
         return EXIT_BLOCKED
     return run_pool(plan, client, workers=1, worker_env=lambda _: worker_env(client), stage_durations=stages)
 
@@ -180,7 +163,7 @@ def main(argv: list[str]) -> int:
         failure = LaneFailure(
             "service-failed", str(error), "read the service's log named above; fix it, then rerun"
         )
-        _report_without_run(settings, plan, {}, failure)
+        finish_without_run(plan, settings, [failure], workers=1, stage_durations={})
         return EXIT_SERVICE_FAILED
     except Interrupted as interrupted:
         _announce(f"interrupted by {interrupted}: tearing down")

@@ -8,7 +8,7 @@ One process owns the post-merge lane's whole lifecycle, so CI never re-implement
    shellctl and the agent runtime, then the console wired to them (unless E2E_BASE_URL is given);
    each stack's services start side by side with the other stacks';
 3. run the strict seed, profile `post-merge`, against every stack (report beside its logs);
-4. run the lane on the worker pool, worker N against stack N (support/parallel);
+4. run the lane on the worker pool, worker N against stack N (support/lanes);
 5. tear everything down in reverse order: on success, on failure, on Ctrl-C and on SIGTERM.
 
 Exit code: the lane's; 3 when a seed blocked (no scenario runs); 2 for invalid settings or
@@ -27,16 +27,17 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 
 from seed.report import SeedReport
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_print
-from support.lanes import fresh_lane_folder, parse_lane_args, resolve_workers
-from support.parallel.coordinator import LanePlan, lane_folder, plan_lane, run_pool
+from support.lanes.cli import parse_lane_args, resolve_workers
+from support.lanes.coordinator import run_pool
+from support.lanes.finish import finish_without_run, fresh_lane_folder, lane_folder
+from support.lanes.plan import LanePlan, plan_lane
 from support.replay.cassette import DEFAULT_CASSETTES_DIR
-from support.reports import LaneFailure, LaneReport, RunInfo, publish_lane, summary_text
+from support.reports import LaneFailure
 from support.settings import Settings, SettingsError, load_settings
 from support.stack import (
     Launch,
@@ -268,28 +269,6 @@ def seed_blocked_failures(workers: list[WorkerStack], seeds: list[SeedReport]) -
     ]
 
 
-def _report_without_run(
-    settings: Settings, plan: LanePlan, count: int, stages: Mapping[str, float], failures: list[LaneFailure]
-) -> None:
-    """The lane's reports when it could not start, so they say why, as the exit code does."""
-    run = RunInfo(
-        lane=LANE,
-        run_id=settings.run_id,
-        base_url=settings.base_url,
-        started_at=datetime.now(UTC).isoformat(),
-        duration_s=sum(stages.values()),
-        stage_durations=dict(stages),
-        workers=count,
-        shard=str(plan.shard) if plan.shard else None,
-        repeat=plan.repeat,
-    )
-    report = LaneReport(run, (), failures)
-    paths = publish_lane(
-        report, lane_folder(settings, LANE), settings.artifacts_dir, secrets=settings.secret_values()
-    )
-    print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
-
-
 def check_workers(settings: Settings, count: int) -> list[str]:
     """Settings that pin one shared service cannot serve several workers."""
     if count <= 1:
@@ -331,7 +310,7 @@ def _start_seed_and_run(
     blocked = seed_blocked_failures(workers, seeds)
     if blocked:
         _announce("a seed is blocked (see the table above): the lane does not run")
-        _report_without_run(settings, plan, len(workers), stages, blocked)
+        finish_without_run(plan, settings, blocked, workers=len(workers), stage_durations=stages)
         return EXIT_BLOCKED
     by_id = {worker.worker_id: worker for worker in workers}
     # While it runs, the pool takes the signals: it lets every worker finish its teardown first.
@@ -374,7 +353,7 @@ def main(argv: list[str]) -> int:
         failure = LaneFailure(
             "service-failed", str(error), "read the service's log named above; fix it, then rerun"
         )
-        _report_without_run(settings, plan, count, stages, [failure])
+        finish_without_run(plan, settings, [failure], workers=count, stage_durations=stages)
         return EXIT_SERVICE_FAILED
     except Interrupted as interrupted:
         _announce(f"interrupted by {interrupted}: tearing down")

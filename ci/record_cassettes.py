@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from support.parallel.selection import select_scenarios
+from support.lanes.selection import select_scenarios
 from support.stack import python_module_argv, start_service
 from support.tags import HTTPS, behave_args
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from behave.__main__ import main as behave_main
 
 from ci import post_merge
-from support import lanes
+from support.lanes import cli
 from support.reports import RERUN_FILE, Rerun, read_rerun
 from support.settings import SettingsError, load_settings
 from support.tags import LANES
@@ -32,7 +32,7 @@ def rerun_command(rerun: Rerun) -> tuple[Callable[[list[str]], int], list[str]]:
     if rerun.lane == post_merge.LANE:
         return post_merge.main, [*options, *rerun.locations]
     if rerun.lane in LANES:
-        return lanes.main, [rerun.lane, *options, *rerun.locations]
+        return cli.main, [rerun.lane, *options, *rerun.locations]
     return behave_main, list(rerun.locations)
 
 

@@ -6,7 +6,7 @@ Per scenario: a fresh signed-in browser context and World; afterwards failure ev
 cleanup, and failing a passed scenario on an uncaught page error or a cleanup error.
 after_all: the leftover audit, the zero-scenario gate, reports, and teardown in reverse.
 
-The same hooks serve a serial `behave` run and a pool worker (support/parallel): a worker gets
+The same hooks serve a serial `behave` run and a pool worker (support/lanes): a worker gets
 its scenarios from the coordinator, reports each result to it as it finishes, and writes its own
 reports under `<lane>/workers/<id>/`; the coordinator owns the lane's reports and gates.
 """
@@ -14,7 +14,6 @@ reports under `<lane>/workers/<id>/`; the coordinator owns the lane's reports an
 from __future__ import annotations
 
 import itertools
-import shutil
 import signal
 import sys
 import time
@@ -32,12 +31,13 @@ from playwright.sync_api import Page, expect
 
 from support import step_checks
 from support.api.console import ConsoleClient, sign_in
-from support.audit import leftover_failure
 from support.browser.evidence import capture, save_trace, scenario_dir
 from support.browser.loading import wait_until_loaded, wait_until_quiet
 from support.browser.origin_guard import guard_origin
 from support.browser.session import BrowserSession
-from support.parallel.link import WorkerLink
+from support.lanes.audit import leftover_failure
+from support.lanes.finish import finish_lane, fresh_lane_folder, lane_folder
+from support.lanes.link import WorkerLink
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
 from support.reports import (
@@ -45,7 +45,6 @@ from support.reports import (
     LaneReport,
     RunInfo,
     ScenarioResult,
-    publish_lane,
     scenario_to_dict,
     summary_text,
     write_lane_reports,
@@ -55,7 +54,7 @@ from support.scenario_record import definitions, install
 from support.scenario_result import CheckFailure, hook_result, scenario_result
 from support.settings import Settings, load_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
-from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE, lane_folder_name, lane_name
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE, lane_name
 from support.tls import use_network_settings
 from support.ui.embedding_site import EMBEDDING_SITE
 from support.world import World
@@ -129,9 +128,7 @@ def _start_run(context: Context) -> None:
     context.stack = stack  # torn down by after_all even if a later stage fails
     link: WorkerLink | None = getattr(context, "pool_link", None)
     lane = lane_name(str(context.config.tag_expression or ""))
-    lane_dir = settings.artifacts_dir / lane_folder_name(lane)
-    if link is None:
-        shutil.rmtree(lane_dir, ignore_errors=True)  # evidence of an earlier run would mislead
+    lane_dir = fresh_lane_folder(settings, lane) if link is None else lane_folder(settings, lane)
     report_dir = lane_dir if link is None else lane_dir / "workers" / link.worker_id
     if link is not None:  # the coordinator writes the lane's reports, with every worker's definitions
         link.report_definitions([asdict(d) for d in definitions(_step_registry(context), _HOOKS)])
@@ -383,10 +380,10 @@ def after_all(context: Context) -> None:
             [hook_result(hook) for hook in context.recorder.run_hooks],
         )
         if run.link is None:
-            paths = publish_lane(report, run.report_dir, run.settings.artifacts_dir, secrets=run.secrets)
-        else:
+            finish_lane(report, run.settings, secrets=run.secrets)
+        else:  # the worker's part: the coordinator finishes the lane
             paths = write_lane_reports(report, run.report_dir, secrets=run.secrets)
-        print(summary_text(report, reports=paths), file=sys.stderr)
+            print(summary_text(report, reports=paths), file=sys.stderr)
         if failures and run.link is None:
             raise LaneFailed("; ".join(failure.kind for failure in failures))
     finally:

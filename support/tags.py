@@ -2,7 +2,7 @@
 
 Execution tags decide which lane runs a scenario; fixture tags only describe which seeded
 resource a scenario consumes and each requires its fixture step. The linter
-(`support/lint/features.py`), the lane runner (`support/lanes.py`), the Makefile and CI all read this
+(`support/lint/features.py`), the lane runner (`support/lanes/cli.py`), the Makefile and CI all read this
 module, so a lane or a rule is never spelled twice. Tags are written with their `@`, as in
 feature files; a scenario's tags include those of its Feature, Rule and Examples.
 """
@@ -252,8 +252,3 @@ def lane_name(tag_expression: str) -> str:
         if tags and str(make_tag_expression(tags)) == tag_expression:
             return name
     return tag_expression
-
-
-def lane_folder_name(lane: str) -> str:
-    """A run with tags of its own (not a named lane) reports under `artifacts/adhoc/`."""
-    return lane if lane in LANES else "adhoc"

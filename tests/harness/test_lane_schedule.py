@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from support.lanes import parse_lane_args
-from support.parallel.schedule import Estimates, Shard, load_durations, recorded_durations
-from support.parallel.selection import ScenarioRef, select_scenarios
+from support.lanes.cli import parse_lane_args
+from support.lanes.schedule import Estimates, Shard, load_durations, recorded_durations
+from support.lanes.selection import ScenarioRef, select_scenarios
 from support.reports import LaneReport, RunInfo, ScenarioResult
 
 REFS = [ScenarioRef("features/a.feature", line, f"S{line}") for line in range(1, 12)]

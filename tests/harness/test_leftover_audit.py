@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from support.api.console import ConsoleClient, sign_in
-from support.audit import leftover_failure, leftovers
+from support.lanes.audit import leftover_failure, leftovers
 from support.stack import Service, console_command, start_service, wait_healthy
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ci import post_merge, rerun
-from support import lanes
+from support.lanes import cli
 from support.reports import LaneReport, Rerun, RunInfo, ScenarioResult, publish_lane, read_rerun
 
 RUN = RunInfo(
@@ -66,7 +66,7 @@ def test_a_lane_writes_its_failed_scenarios_once_each_in_its_folder_and_as_the_l
     ("lane", "entry", "args"),
     [
         ("post-merge", post_merge.main, ["--workers", "2", "--repeat", "1", "f.feature:3"]),
-        ("pr", lanes.main, ["pr", "--workers", "2", "--repeat", "1", "f.feature:3"]),
+        ("pr", cli.main, ["pr", "--workers", "2", "--repeat", "1", "f.feature:3"]),
         ("@core and @x", rerun.behave_main, ["f.feature:3"]),
     ],
 )

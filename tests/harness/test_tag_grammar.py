@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from behave.tag_expression import make_tag_expression
 
-from support.parallel.coordinator import plan_lane
-from support.parallel.selection import select_scenarios
+from support.lanes.plan import plan_lane
+from support.lanes.selection import select_scenarios
 from support.tags import LANES, behave_args, combination_problems, excluded_expression, rule_set
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from support.parallel.coordinator import WORKER_GRACE_S, plan_lane, run_pool
+from support.lanes.coordinator import WORKER_GRACE_S, run_pool
+from support.lanes.plan import plan_lane
 from support.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,7 +208,7 @@ def test_no_worker_process_outlives_the_lane(project: Path) -> None:
     alive = [
         cmdline
         for cmdline in (path.read_bytes() for path in Path("/proc").glob("[0-9]*/cmdline") if path.exists())
-        if b"support.parallel.worker" in cmdline and str(project).encode() in cmdline
+        if b"support.lanes.worker" in cmdline and str(project).encode() in cmdline
     ]
     assert alive == [] or all(os.path.exists(project) for _ in alive) and alive == []
 
@@ -215,7 +216,8 @@ def test_no_worker_process_outlives_the_lane(project: Path) -> None:
 # The coordinator as a user runs it: its own process, so the test can signal it.
 LANE_PROCESS = """
 import sys
-from support.parallel.coordinator import plan_lane, run_pool
+from support.lanes.coordinator import run_pool
+from support.lanes.plan import plan_lane
 from support.settings import load_settings
 settings = load_settings({"E2E_ARTIFACTS_DIR": "artifacts", "E2E_RUN_ID": "pool1"}, env_file=None)
 sys.exit(run_pool(plan_lane("pr", durations={}), settings, workers=1))

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from multiprocessing.connection import Client, Connection
 from typing import Any
 
-from support.parallel.selection import ScenarioRef
+from support.lanes.selection import ScenarioRef
 
 # behave userdata (`-D name=value`) the coordinator passes to each worker.
 POOL_ADDRESS = "pool"

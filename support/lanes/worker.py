@@ -1,4 +1,4 @@
-"""A pool worker: `python -m support.parallel.worker [behave args] -D pool=ADDRESS -D pool_worker=ID`.
+"""A pool worker: `python -m support.lanes.worker [behave args] -D pool=ADDRESS -D pool_worker=ID`.
 
 It is behave with our hooks, steps and formatters, and one difference: instead of the feature
 files on its command line, it runs the scenarios the coordinator hands out, one at a time, so a
@@ -19,7 +19,7 @@ from behave.model_type import FileLocation
 from behave.runner import Context, Runner
 from behave.runner_util import parse_features
 
-from support.parallel.link import POOL_ADDRESS, POOL_WORKER, WorkerLink
+from support.lanes.link import POOL_ADDRESS, POOL_WORKER, WorkerLink
 
 
 class PoolRunner(Runner):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from support.parallel.selection import ScenarioRef
+from support.lanes.selection import ScenarioRef
 from support.reports import LaneReport, read_json
 
 DURATIONS_PATH = Path(__file__).resolve().parents[2] / "ci" / "durations.json"
@@ -59,13 +59,13 @@ def recorded_durations(reports: Iterable[LaneReport]) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m support.parallel.schedule REPORT.json...` (`make durations`): update ci/durations.json.
+    """`python -m support.lanes.schedule REPORT.json...` (`make durations`): update ci/durations.json.
 
     Scenarios in the reports get their new durations; the others keep theirs, so the PR and
     post-merge lanes can be recorded from different runs.
     """
     if not argv:
-        print("usage: python -m support.parallel.schedule artifacts/<lane>/report.json...", file=sys.stderr)
+        print("usage: python -m support.lanes.schedule artifacts/<lane>/report.json...", file=sys.stderr)
         return 2
     durations = load_durations() | recorded_durations(read_json(Path(path)) for path in argv)
     DURATIONS_PATH.write_text(json.dumps(dict(sorted(durations.items())), indent=2) + "\n", encoding="utf-8")

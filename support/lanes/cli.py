@@ -2,7 +2,7 @@
 
 The lane names and their tag expressions live in support/tags.py; the Makefile and CI call
 this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker processes
-(support/parallel): `--workers` (default `E2E_WORKERS`, `auto` = the CPU count, at most 4),
+(support/lanes/coordinator.py): `--workers` (default `E2E_WORKERS`, `auto` = the CPU count, at most 4),
 `--shard I/N` for one CI machine's part of the lane, `--repeat N` to run each scenario N times
 (a scenario that fails once fails the run). Anything else goes to behave (`-n NAME`, a
 `file:line`, ...); `--dry-run` lists what the lane selects without running it.
@@ -10,15 +10,16 @@ this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker pr
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from behave.__main__ import main as behave_main
 
-from support.parallel.coordinator import lane_folder, plan_lane, run_pool
-from support.parallel.schedule import Shard
+from support.lanes.coordinator import run_pool
+from support.lanes.finish import fresh_lane_folder
+from support.lanes.plan import plan_lane
+from support.lanes.schedule import Shard
 from support.settings import Settings, SettingsError, load_settings
 from support.tags import LANES, behave_args
 
@@ -76,11 +77,6 @@ def _checked_workers(requested: str) -> str | int:
         raise ValueError(str(error).replace("E2E_WORKERS", "--workers")) from None
 
 
-def fresh_lane_folder(settings: Settings, lane: str) -> None:
-    """Each lane run starts from an empty `artifacts/<lane>/`: evidence of an earlier run would mislead."""
-    shutil.rmtree(lane_folder(settings, lane), ignore_errors=True)
-
-
 def main(argv: list[str]) -> int:
     try:
         args = parse_lane_args(argv)
@@ -108,7 +104,3 @@ def main(argv: list[str]) -> int:
     fresh_lane_folder(settings, args.lane)
     plan = plan_lane(args.lane, args.behave_args, shard=args.shard, repeat=args.repeat)
     return run_pool(plan, settings, workers=workers)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

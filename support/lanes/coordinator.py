@@ -25,7 +25,8 @@ from multiprocessing.connection import Connection, Listener
 from pathlib import Path
 from typing import Any
 
-from support.parallel.link import (
+from support.lanes.finish import finish_lane, lane_folder, lane_run_info
+from support.lanes.link import (
     DEFINITIONS,
     LANE_FAILURE,
     NEXT,
@@ -36,67 +37,24 @@ from support.parallel.link import (
     receive,
     send,
 )
-from support.parallel.progress import ResultPrinter
-from support.parallel.schedule import Estimates, Shard, load_durations
-from support.parallel.selection import select_scenarios
+from support.lanes.plan import LanePlan
+from support.lanes.progress import ResultPrinter
 from support.reports import (
     Definition,
     LaneFailure,
     LaneReport,
-    RunInfo,
     ScenarioResult,
-    publish_lane,
     scenario_from_dict,
-    summary_text,
     zero_scenarios_failure,
 )
 from support.settings import Settings
 from support.stack import die_with_parent, signal_group
-from support.tags import LANE_EXCLUSIONS, behave_args, excluded_expression
 
 # After SIGTERM, a worker's own teardown (reports, browser, console) gets this long.
 WORKER_GRACE_S = 30.0
 _LOG_TAIL_LINES = 15
 
 WorkerEnv = Callable[[str], Mapping[str, str]]
-
-
-@dataclass(frozen=True)
-class LanePlan:
-    lane: str
-    behave_args: tuple[str, ...]  # the lane's tag expression plus the caller's arguments
-    assignments: tuple[Assignment, ...]  # longest first
-    shard: Shard | None = None
-    repeat: int = 1
-    excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
-
-    def worker_count(self, requested: int) -> int:
-        """No more workers than scenarios: an idle worker would only pay for its start-up."""
-        return min(requested, len(self.assignments))
-
-
-def plan_lane(
-    lane: str,
-    extra_args: Sequence[str] = (),
-    *,
-    shard: Shard | None = None,
-    repeat: int = 1,
-    durations: Mapping[str, float] | None = None,
-) -> LanePlan:
-    if repeat < 1:
-        raise ValueError(f"--repeat {repeat}: expected a count >= 1")
-    args = (*behave_args(lane), *extra_args)
-    estimates = Estimates(load_durations() if durations is None else durations)
-    refs = select_scenarios(args)
-    if shard is not None:
-        refs = estimates.shard(refs, shard)
-    ordered = estimates.longest_first(refs)
-    assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
-    excluded = {
-        f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
-        for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
-    }
-    return LanePlan(lane, args, assignments, shard, repeat, excluded)
 
 
 @dataclass
@@ -180,10 +138,6 @@ class _Worker:
         return "\n".join(lines[-_LOG_TAIL_LINES:])
 
 
-def lane_folder(settings: Settings, lane: str) -> Path:
-    return settings.artifacts_dir / lane
-
-
 def run_pool(
     plan: LanePlan,
     settings: Settings,
@@ -196,14 +150,38 @@ def run_pool(
     started_at, clock = datetime.now(UTC), time.monotonic()
     folder = lane_folder(settings, plan.lane)
     count = plan.worker_count(workers)
-    printer = ResultPrinter()
-    dispatch = _Dispatch(deque(plan.assignments), printer.result)
+    dispatch = _Dispatch(deque(plan.assignments), ResultPrinter().result)
     print(
         f"[lanes] {plan.lane}: {len(plan.assignments)} scenario run(s)"
         f"{f' (shard {plan.shard})' if plan.shard else ''} on {count} worker(s); logs in {folder}/workers/",
         file=sys.stderr,
         flush=True,
     )
+    pool, interrupted = _run_workers(plan, settings, folder, count, dispatch, worker_env)
+    failures = [*dispatch.lane_failures, *_accounting(pool, dispatch)]
+    if not dispatch.results and not failures and not interrupted:
+        failures.append(zero_scenarios_failure(plan.lane))
+    run = lane_run_info(
+        plan,
+        settings,
+        started_at=started_at,
+        duration_s=time.monotonic() - clock,
+        workers=count,
+        stage_durations=stage_durations,
+    )
+    results = sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt))
+    report = LaneReport(run, results, failures, dispatch.definitions)
+    finish_lane(report, settings)
+    if interrupted:
+        return 128 + interrupted[0]
+    return 1 if report.failed else 0
+
+
+def _run_workers(
+    plan: LanePlan, settings: Settings, folder: Path, count: int, dispatch: _Dispatch, worker_env: WorkerEnv
+) -> tuple[list[_Worker], list[int]]:
+    """Start `count` workers fed by `dispatch` and wait until every one has exited; returns them
+    and the signals that interrupted the lane (empty when none did)."""
     interrupted: list[int] = []
     with tempfile.TemporaryDirectory(prefix="e2e-pool-") as private:
         address = str(Path(private) / "pool.sock")
@@ -219,44 +197,7 @@ def run_pool(
             with _forwarding_signals(pool, dispatch, interrupted):
                 for worker in pool:
                     worker.process.wait()
-    failures = [*dispatch.lane_failures, *_accounting(pool, dispatch)]
-    if not dispatch.results and not failures and not interrupted:
-        failures.append(zero_scenarios_failure(plan.lane))
-    report = LaneReport(
-        _run_info(plan, settings, started_at, time.monotonic() - clock, count, stage_durations),
-        sorted(dispatch.results, key=lambda result: (result.feature_path, result.line, result.attempt)),
-        failures,
-        dispatch.definitions,
-    )
-    secrets = settings.secret_values()
-    paths = publish_lane(report, folder, settings.artifacts_dir, secrets=secrets)
-    print(summary_text(report, reports=paths), file=sys.stderr, flush=True)
-    if interrupted:
-        return 128 + interrupted[0]
-    return 1 if report.failed else 0
-
-
-def _run_info(
-    plan: LanePlan,
-    settings: Settings,
-    started_at: datetime,
-    duration_s: float,
-    workers: int,
-    stage_durations: Mapping[str, float] | None,
-) -> RunInfo:
-    return RunInfo(
-        lane=plan.lane,
-        run_id=settings.run_id,
-        base_url=settings.base_url or "embedded, one console per worker",
-        started_at=started_at.isoformat(),
-        duration_s=duration_s,
-        stage_durations=dict(stage_durations or {}),
-        workers=workers,
-        shard=str(plan.shard) if plan.shard else None,
-        repeat=plan.repeat,
-        settings={"E2E_START_AGENT_BACKEND": "1"} if settings.start_agent_backend else {},
-        excluded=plan.excluded,
-    )
+    return pool, interrupted
 
 
 def _accept(listener: Listener, dispatch: _Dispatch) -> None:
@@ -281,7 +222,7 @@ def _spawn(
     argv = [
         sys.executable,
         "-m",
-        "support.parallel.worker",
+        "support.lanes.worker",
         *plan.behave_args,
         "--define",
         f"{POOL_ADDRESS}={address}",

@@ -1,0 +1,50 @@
+"""What a lane run will run: the lane's scenarios by behave's own selection, one shard of them or all,
+longest first, each `--repeat` times; and what the lane leaves out by design, counted."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from support.lanes.link import Assignment
+from support.lanes.schedule import Estimates, Shard, load_durations
+from support.lanes.selection import select_scenarios
+from support.tags import LANE_EXCLUSIONS, behave_args, excluded_expression
+
+
+@dataclass(frozen=True)
+class LanePlan:
+    lane: str
+    behave_args: tuple[str, ...]  # the lane's tag expression plus the caller's arguments
+    assignments: tuple[Assignment, ...]  # longest first
+    shard: Shard | None = None
+    repeat: int = 1
+    excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
+
+    def worker_count(self, requested: int) -> int:
+        """No more workers than scenarios: an idle worker would only pay for its start-up."""
+        return min(requested, len(self.assignments))
+
+
+def plan_lane(
+    lane: str,
+    extra_args: Sequence[str] = (),
+    *,
+    shard: Shard | None = None,
+    repeat: int = 1,
+    durations: Mapping[str, float] | None = None,
+) -> LanePlan:
+    if repeat < 1:
+        raise ValueError(f"--repeat {repeat}: expected a count >= 1")
+    args = (*behave_args(lane), *extra_args)
+    estimates = Estimates(load_durations() if durations is None else durations)
+    refs = select_scenarios(args)
+    if shard is not None:
+        refs = estimates.shard(refs, shard)
+    ordered = estimates.longest_first(refs)
+    assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
+    excluded = {
+        f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
+        for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
+    }
+    return LanePlan(lane, args, assignments, shard, repeat, excluded)
