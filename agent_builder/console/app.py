@@ -9,7 +9,6 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from pydantic.json_schema import models_json_schema
 
 from agent_builder.console import contract, crypto, security
@@ -45,6 +44,7 @@ from agent_builder.console.services.agent_files import CONTENT_TYPES as AGENT_FI
 from agent_builder.console.services.knowledge import DOCUMENT_EXTENSIONS
 from agent_builder.console.services.speech_to_text import AUDIO_EXTENSIONS, TranscriptionSlots
 from agent_builder.console.ui import pages
+from agent_builder.console.ui.assets import AssetManifest, StaticAssets
 
 UI_DIR = Path(__file__).parent / "ui"
 # JSON bodies are small (the largest, a draft, is tens of KiB); uploads get their own limits.
@@ -104,7 +104,8 @@ def create_app(config: ConsoleConfig) -> FastAPI:
 def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
     """The JSON API routers, the UI pages and static files, and the body size limits."""
     # First: routes match in order, and a page loads a dozen scripts for each API call it makes.
-    app.mount("/static", StaticFiles(directory=UI_DIR / "static"), name="static")
+    app.state.assets = AssetManifest(UI_DIR / "static")
+    app.mount("/static", StaticAssets(app.state.assets), name="static")
     for router in (
         auth.router,
         model_providers.router,

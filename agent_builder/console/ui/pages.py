@@ -11,6 +11,8 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from agent_builder.console.auth import signed_in_email
 from agent_builder.console.errors import ApiError
@@ -18,10 +20,21 @@ from agent_builder.console.public import load_web_app
 from agent_builder.console.routes.common import OriginDep
 from agent_builder.console.security.redirects import safe_next
 from agent_builder.console.services.system_models import speech_to_text_enabled
+from agent_builder.console.ui.assets import AssetManifest
 from agent_builder.console.visitors import visitor
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+
+
+@pass_context
+def _asset_url(context: Context, name: str) -> str:
+    """A static file's content-hashed URL (ui/assets.py), for the page being rendered."""
+    manifest: AssetManifest = context["request"].app.state.assets
+    return manifest.url(name)
+
+
+templates.env.globals["asset_url"] = _asset_url
 
 
 def _console_page(request: Request, template: str, section: str, **context: Any) -> Response:
