@@ -77,7 +77,7 @@ AXE_EXCLUSIVE_TAGS = (EXECUTION_TAGS - {AXE}) | RUNTIME_TAGS | frozenset(FIXTURE
 # Tag -> a step (text after the keyword) every scenario with that tag must contain.
 TAG_STEPS: Mapping[str, str] = {AXE: AXE_SCAN_STEP}
 
-# Browser tags choose the browser a scenario runs in (support/hooks.py), never its lane. A
+# Browser tags choose the browser a scenario runs in (World.start, support/world.py), never its lane. A
 # @microphone scenario gets a Chromium whose fake microphone plays the seeded voice clip, with the
 # microphone permission granted; these steps use that microphone (or take the permission away),
 # so each needs the tag, and the tag needs one of them.

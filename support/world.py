@@ -1,5 +1,11 @@
 """The per-scenario World: one typed object, capability state under `world.agent_builder`.
 
+`World.start` opens a scenario against its run (support/run/state.py): a fresh signed-in browser
+context (traced, its pages guarded against other origins and watched for errors) and page, and a
+replay scope when the scenario calls providers. `World.close` ends it: the after-scenario checks
+(`scenario_checks`), the evidence, the browser context, then the cleanup queues. The hooks
+(support/hooks.py) only call the two.
+
 Every class here uses slots, so a step that invents an attribute fails at once instead of
 leaking ad-hoc state between steps. Created resources go into the typed cleanup queues.
 """
@@ -9,19 +15,28 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
+from behave.model import Scenario
 from playwright.sync_api import BrowserContext, Page, Response
 
 from support.api.console import ConsoleClient
 from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model, ToolCredential
 from support.api.service import ServiceStreamEvent
+from support.browser.evidence import capture, save_trace, scenario_dir
 from support.browser.held_requests import HeldRequest
-from support.browser.loading import wait_until_loaded
+from support.browser.loading import wait_until_loaded, wait_until_quiet
+from support.browser.origin_guard import guard_origin
 from support.cleanup import Cleanup, ResourceKind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
+from support.replay.explain import leftover_text, misses_text
+from support.run.result import CheckFailure
+from support.run.state import RunState
 from support.seeded.specs import VoiceClip
 from support.settings import Settings
+from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE
+from support.ui.embedding_site import EMBEDDING_SITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +150,14 @@ class AgentBuilderState:
     auth: AuthState = field(default_factory=AuthState)
 
 
+@dataclass(frozen=True, slots=True)
+class ScenarioEnd:
+    """What closing a scenario found: the failed after-scenario checks, and the evidence kept."""
+
+    checks: list[CheckFailure]
+    evidence: dict[str, Path]
+
+
 @dataclass(slots=True)
 class World:
     settings: Settings
@@ -182,3 +205,99 @@ class World:
         return once the page has loaded: a step may act on it at once."""
         self.page.goto(self.url(path))
         wait_until_loaded(self.page)
+
+    @classmethod
+    def start(cls, run: RunState, scenario: Scenario) -> World:
+        """The scenario's World: a fresh signed-in browser context and page, and a replay scope if it
+        calls providers (then every model or search call must match its cassette)."""
+        tags = {f"@{tag}" for tag in scenario.effective_tags}
+        browser_context = run.browser.new_context(run.storage_state, microphone=MICROPHONE in tags)
+        if run.settings.trace != "off":
+            # Actions, network and console; DOM snapshots only with `always`, the mode for rerunning a
+            # failure to look closer: recorded for every passing scenario, they cost a tenth of the
+            # lane (benchmarks/trace_cost.py), and a failure keeps its screenshot and page HTML anyway.
+            always = run.settings.trace == "always"
+            browser_context.tracing.start(screenshots=False, snapshots=always, title=scenario.name)
+        guard_origin(browser_context, run.console_url, suite_origins=(EMBEDDING_SITE,))
+        world = cls(
+            settings=run.settings,
+            console_url=run.console_url,
+            console=run.console,
+            browser_context=browser_context,
+            page=browser_context.new_page(),
+            name_counter=run.name_counter,
+            creators=run.creators,
+            scenario_label=f'{scenario.filename}:{scenario.line} "{scenario.name}"',
+            scenario_location=f"{scenario.filename}:{scenario.line}",
+            replay=run.replay if tags & {EXTERNAL_MODEL, EXTERNAL_TOOL} else None,
+        )
+        browser_context.on("page", lambda new_page: _watch_page(new_page, world))
+        _watch_page(world.page, world)
+        if world.replay is not None:
+            world.replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
+        return world
+
+    def close(self, run: RunState, scenario: Scenario, *, steps_failed: bool) -> ScenarioEnd:
+        """The after-scenario checks, then the evidence (everything when a step or check failed;
+        else the trace as E2E_TRACE says), the browser context closed, and the cleanup queues run:
+        a cleanup that failed is one more failed check."""
+        checks = scenario_checks(self, steps_passed=not steps_failed)
+        run.secrets |= self.secrets  # before any evidence is written
+        evidence = self._evidence(run, scenario, failed=steps_failed or bool(checks))
+        self.browser_context.close()
+        cleanup_failures = self.cleanup.run()
+        if cleanup_failures:
+            checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
+        return ScenarioEnd(checks, evidence)
+
+    def _evidence(self, run: RunState, scenario: Scenario, *, failed: bool) -> dict[str, Path]:
+        out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, run.attempt)
+        keep_trace = self.settings.trace == "always" or (self.settings.trace == "on-failure" and failed)
+        if failed:
+            return capture(
+                self.page,
+                self.browser_context,
+                self.console_log,
+                out_dir,
+                tracing=keep_trace,
+                secrets=run.secrets,
+            )
+        if keep_trace:
+            return {"trace": save_trace(self.browser_context, out_dir / "trace.zip", run.secrets)}
+        if self.settings.trace != "off":
+            self.browser_context.tracing.stop()
+        return {}
+
+
+def _watch_page(page: Page, world: World) -> None:
+    """Collect the page's uncaught errors (loads from other origins among them) and console messages."""
+    page.on("pageerror", lambda error: world.page_errors.append(f"{page.url}: {error}"))
+    page.on("console", lambda message: world.console_log.append(f"[{message.type}] {message.text}"))
+
+
+def scenario_checks(world: World, *, steps_passed: bool) -> list[CheckFailure]:
+    """What the scenario did wrong beyond its steps: uncaught page errors, model calls that missed
+    (and no step reported yet), recordings or faults it never used."""
+    checks: list[CheckFailure] = []
+    if world.replay is not None and steps_passed:
+        # A last step can pass while the agent still streams its reply (a tool's result shows
+        # before the answer that follows it). The replay scope closes once the page is done, or
+        # the reply's remaining model calls would be reported as recordings never used.
+        timeout_ms = world.settings.timeout_ms
+        busy = [page.url for page in world.browser_context.pages if not wait_until_quiet(page, timeout_ms)]
+        if busy:
+            checks.append(
+                ("page busy", f"still aria-busy {timeout_ms} ms after the last step: {', '.join(busy)}")
+            )
+    if world.page_errors:
+        checks.append(("page errors", "\n".join(f"uncaught page error: {e}" for e in world.page_errors)))
+    if world.replay is None:
+        return checks
+    report = world.replay.close_scope()
+    unreported = report.misses[world.replay_misses_shown :]
+    if unreported:
+        checks.append(("model calls", misses_text(unreported, report, world.scenario_location)))
+    unused = leftover_text(report, world.scenario_location)
+    if unused:
+        checks.append(("model recordings", unused))
+    return checks

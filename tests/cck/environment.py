@@ -1,6 +1,6 @@
 """The behave environment of a CCK sample's run: what support/hooks.py does for a lane, less the
 browser and the console. The runner's step definitions and the sample's hooks become the report's
-definitions, each scenario a `ScenarioResult` row (support/scenario_result.py, with the
+definitions, each scenario a `ScenarioResult` row (support/run/result.py, with the
 recorder's hooks and attachments), and the run a lane's report folder, written by the lane's own
 writers into `-D report_dir=...`.
 """
@@ -14,8 +14,8 @@ from behave.model import Scenario
 from behave.runner import Context
 
 from support.reports import LaneReport, RunInfo, write_lane_reports
-from support.scenario_record import Recorder, hook_definition, install, parameter_types, step_definitions
-from support.scenario_result import hook_result, scenario_result
+from support.run.record import Recorder, hook_definition, install, parameter_types, step_definitions
+from support.run.result import hook_result, scenario_result
 from tests.cck.hooks import HOOKS, SKIPPED, Hook
 
 

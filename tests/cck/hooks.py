@@ -1,6 +1,6 @@
 """Cucumber's Before/After hooks, with tags and names, expressed with behave: a sample's step
 module declares them with `before(...)`/`after(...)`; environment.py runs those whose tags match
-in its before_scenario/after_scenario, each recorded as a hook (support/scenario_record.py);
+in its before_scenario/after_scenario, each recorded as a hook (support/run/record.py);
 BeforeAll/AfterAll hooks (`before_all`, `after_all`) in its before_all/after_all.
 
 A hook skips by returning `SKIPPED`, as the kit's reference hooks return "skipped": a Before hook

@@ -53,12 +53,12 @@ def project(tmp_path: Path, environment: str) -> Path:
 
 
 def test_plain_behave_calls_the_feature_failed(tmp_path: Path) -> None:
-    """The upstream bug; when this fails, behave fixed it and support/behave_fixes.py can go."""
+    """The upstream bug; when this fails, behave fixed it and support/run/behave_fixes.py can go."""
     assert "0 features passed, 1 failed" in dry_run(project(tmp_path, ""))
 
 
 def test_the_correction_reports_it_untested(tmp_path: Path) -> None:
-    output = dry_run(project(tmp_path, "from support import behave_fixes\nbehave_fixes.apply()\n"))
+    output = dry_run(project(tmp_path, "from support.run import behave_fixes\nbehave_fixes.apply()\n"))
     assert "0 features passed, 0 failed, 0 skipped, 1 untested" in output
 
 

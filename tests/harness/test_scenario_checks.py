@@ -1,6 +1,7 @@
 """After its steps, a scenario is also failed by what it did wrong beyond them: an uncaught page
 error, a model call that missed its cassette and no step reported, a recording it never used.
-These are the checks `after_scenario` turns into a failure (support/hooks.py)."""
+These are the checks `World.close` returns and `after_scenario` turns into a failure
+(support/world.py, support/hooks.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from support.browser.loading import BUSY
-from support.hooks import _page_and_replay_checks
 from support.replay.scope import Miss, ScopeReport, Unconsumed
+from support.world import scenario_checks
 
 LOCATION = "features/a.feature:3"
 
@@ -68,7 +69,7 @@ def report(**fields: object) -> ScopeReport:
 
 
 def checks(world: World, *, steps_passed: bool = True) -> dict[str, str]:
-    return dict(_page_and_replay_checks(world, steps_passed=steps_passed))  # type: ignore[arg-type]
+    return dict(scenario_checks(world, steps_passed=steps_passed))  # type: ignore[arg-type]
 
 
 APP = "http://app.test/"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENT = """
-from support import step_checks
+from support.run import step_checks
 from support.hooks import _step_registry
 from support.replay.scope import Miss, ScopeReport
 

@@ -66,7 +66,7 @@ ENVIRONMENT = """
 import os
 from dataclasses import asdict
 from support.reports import ScenarioResult, StepResult, scenario_to_dict
-from support.scenario_record import step_definitions
+from support.run.record import step_definitions
 
 def before_all(context):
     if os.environ.get("POOL_TEST_BROKEN_WORKER") == os.environ["E2E_WORKER_ID"]:

@@ -9,7 +9,7 @@ import openai
 import pytest
 
 from support.replay.explain import compact_diff, leftover_text, rerecord_command
-from support.step_checks import ReplayMissError, raise_new_misses
+from support.run.step_checks import ReplayMissError, raise_new_misses
 from support.world import World
 
 from .model_calls import FEATURE, StartReplay, ask, record

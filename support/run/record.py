@@ -1,5 +1,5 @@
 """What a run leaves beyond behave's model, for the reports: what each step or hook attached, the
-hooks that ran, with their outcome (support/scenario_result.py makes them report rows; Cucumber
+hooks that ran, with their outcome (support/run/result.py makes them report rows; Cucumber
 Messages makes them `hook` test steps and `attachment`s), and what behave loaded (`definitions`).
 
 `Recorder` is a behave formatter the hooks add to the runner's own (`install`): behave tells its

@@ -1,6 +1,6 @@
 """behave's model of a finished scenario -> the report's `ScenarioResult` (support/reports).
 
-The scenario hooks that ran (support/scenario_record.py) are entries of their own around the
+The scenario hooks that ran (support/run/record.py) are entries of their own around the
 steps, and so are the checks that run after them (uncaught page errors, unused model recordings,
 cleanup): a failure there is shown where it happened, in every report, rather than folded into
 the last step. Each step names the definition it ran (`path:line`), the class of the exception
@@ -19,7 +19,7 @@ from behave.step_registry import StepRegistry
 
 from support.lint.step_definitions import did_you_mean
 from support.reports import Attachment, ScenarioResult, ScenarioStatus, StepResult
-from support.scenario_record import HookRun, Recorder
+from support.run.record import HookRun, Recorder
 
 # (name of the after-scenario check, what it found)
 CheckFailure = tuple[str, str]

@@ -12,17 +12,25 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from behave.runner import Context
 from behave.step_registry import StepRegistry
 
+from support.replay.control import ReplayControl
 from support.replay.explain import misses_text
-from support.world import World
 
 StepFunction = Callable[..., None]
 _CHECKED = "__e2e_checked__"
 _CAUSE_LINES = 8
+
+
+class ReplayScoped(Protocol):
+    """What the check reads of the World (support/world.py), and the counter it keeps there."""
+
+    replay: ReplayControl | None
+    replay_misses_shown: int
+    scenario_location: str
 
 
 class ReplayMissError(AssertionError):
@@ -51,7 +59,7 @@ def _checked(func: StepFunction) -> StepFunction:
     return step
 
 
-def raise_new_misses(world: World | None, cause: BaseException | None = None) -> None:
+def raise_new_misses(world: ReplayScoped | None, cause: BaseException | None = None) -> None:
     """Raise `ReplayMissError` for the misses of the scenario's replay scope not yet reported."""
     if world is None or world.replay is None:
         return
