@@ -342,16 +342,20 @@ attachButton.addEventListener('click', () => {
 
 // ---------------------------------------------------------------- load
 
+// Three request waves: the agent with the lists that name no agent; then what belongs to the
+// agent (an unknown agent shows only "Agent not found"); then, with the draft shown, its
+// versions and variables beside the build assistant and the preview.
 async function load() {
+  const lists = Promise.all([
+    api.get('/console/api/models').then((body) => body.data),
+    api.get('/console/api/tools').then((body) => body.data),
+    api.get('/console/api/datasets').then((body) => body.data),
+  ]);
+  lists.catch(() => {}); // reported below, once the agent is known to exist
   const detail = await loadAgent('Configure');
   if (!detail) return;
   try {
-    [models, tools, datasets] = await Promise.all([
-      api.get('/console/api/models').then((body) => body.data),
-      api.get('/console/api/tools').then((body) => body.data),
-      api.get('/console/api/datasets').then((body) => body.data),
-      loadFiles(),
-    ]);
+    [[models, tools, datasets]] = await Promise.all([lists, loadFiles()]);
   } catch (err) {
     showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
     return;
@@ -363,11 +367,14 @@ async function load() {
     if (await settle()) openDuplicateDialog(detail);
   });
   duplicateButton.disabled = false;
-  await Promise.all([versionHistory.refresh(), loadEnvVars()]).catch((err) => {
-    showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
-  });
-  fields.disabled = false;
-  await Promise.all([mountBuildAssistant(draftHandle, { tools, datasets }), mountPreview(draftHandle)]);
+  const history = Promise.all([versionHistory.refresh(), loadEnvVars()]).then(
+    () => { fields.disabled = false; },
+    (err) => {
+      showAlert(byId('load-error'), `Could not load the configuration: ${err.message}`);
+      fields.disabled = false;
+    },
+  );
+  await Promise.all([history, mountBuildAssistant(draftHandle, { tools, datasets }), mountPreview(draftHandle)]);
 }
 
 // Shows a draft in every field: at load, after a restore and after "Load latest".
