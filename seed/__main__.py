@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seed.profiles import PROFILES
+from seed.registry import PROFILES
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
 from support.settings import SettingsError, load_settings
 from support.tls import use_network_settings

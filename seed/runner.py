@@ -16,7 +16,7 @@ from typing import TextIO
 
 import httpx
 
-from seed.profiles import PROFILES
+from seed.registry import PROFILES
 from seed.report import SeedReport, TaskResult, progress_line, render_table, write_json
 from seed.tasks import SeedContext, Task
 from support.api.console import ConsoleApiError, ConsoleClient, sign_in

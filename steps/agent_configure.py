@@ -1,7 +1,7 @@
 """The configure page: draft fields, tools, autosave, persistence, and the agent's tabs.
 
 The model picker, the knowledge section and the fixture agents have modules of their own
-(`agent_model`, `agent_knowledge`, `fixture_agents`).
+(`agent_model`, `agent_knowledge`, `seeded_agents`).
 """
 
 import re

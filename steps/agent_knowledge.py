@@ -11,7 +11,7 @@ from support.world import World
 
 
 def _ready_knowledge(world: World) -> Dataset:
-    dataset = world.agent_builder.fixtures.ready_knowledge
+    dataset = world.agent_builder.seeded.ready_knowledge
     if dataset is None:
         raise AssertionError("Resolve the dataset first: 'Given the ready knowledge dataset is available'.")
     return dataset

@@ -17,7 +17,7 @@ def step_model_picker_shows(context: Context, option: str) -> None:
 
 
 def _stable_model(world: World) -> Model:
-    model = world.agent_builder.fixtures.stable_model
+    model = world.agent_builder.seeded.stable_model
     if model is None:
         raise AssertionError("Resolve the stable model first: 'Given the stable chat model is available'.")
     return model

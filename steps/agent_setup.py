@@ -38,8 +38,8 @@ def _resolved_model(model: Model | None, agent: str, fixture_step: str) -> Model
 def step_runnable_agent(context: Context) -> None:
     """An agent on the seeded stable model; needs the stable model fixture first."""
     world: World = context.world
-    fixtures = world.agent_builder.fixtures
-    model = _resolved_model(fixtures.stable_model, "runnable agent", "the stable chat model is available")
+    seeded = world.agent_builder.seeded
+    model = _resolved_model(seeded.stable_model, "runnable agent", "the stable chat model is available")
     create_runnable_agent(world, model)
 
 
@@ -48,8 +48,8 @@ def step_runnable_agent(context: Context) -> None:
 def step_decision_agent(context: Context) -> None:
     """An agent on the decision model, only for autonomous planning."""
     world: World = context.world
-    fixtures = world.agent_builder.fixtures
-    model = _resolved_model(fixtures.decision_model, "decision agent", "the decision chat model is available")
+    seeded = world.agent_builder.seeded
+    model = _resolved_model(seeded.decision_model, "decision agent", "the decision chat model is available")
     create_decision_agent(world, model)
 
 
@@ -83,7 +83,7 @@ def step_another_published_agent(context: Context) -> None:
     """A second runnable agent, published through the API; it becomes "the agent"."""
     world: World = context.world
     model = _resolved_model(
-        world.agent_builder.fixtures.stable_model, "runnable agent", "the stable chat model is available"
+        world.agent_builder.seeded.stable_model, "runnable agent", "the stable chat model is available"
     )
     create_runnable_agent(world, model, "another")
     publish_agent(world)

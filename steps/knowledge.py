@@ -164,7 +164,7 @@ def _ready_knowledge_token() -> str:
 def step_open_ready_knowledge(context: Context) -> None:
     """Open the seeded ready-knowledge dataset's page."""
     world: World = context.world
-    dataset = world.agent_builder.fixtures.ready_knowledge
+    dataset = world.agent_builder.seeded.ready_knowledge
     assert dataset is not None, "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
     world.open(DatasetPage.path(dataset.id))
 

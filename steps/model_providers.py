@@ -6,14 +6,14 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.api_setup.fake_provider import KeyQuotingProvider
 from support.api_setup.model_providers import add_provider, track_provider_by_name
-from support.fake_provider import KeyQuotingProvider
 from support.ui.model_providers import ModelProvidersPage
 from support.world import World
 
 
 def _provider_name(world: World, label: str) -> str:
-    return world.agent_builder.settings.provider_names.setdefault(label, world.name(label))
+    return world.agent_builder.providers.provider_names.setdefault(label, world.name(label))
 
 
 @when("I open the model provider settings")
@@ -44,13 +44,13 @@ def step_key_quoting_provider(context: Context) -> None:
     world: World = context.world
     provider = KeyQuotingProvider()
     world.register_cleanup(provider.stop, "the key-quoting model provider")
-    world.agent_builder.settings.fake_provider_url = provider.url
+    world.agent_builder.providers.fake_provider_url = provider.url
 
 
 @when("I add a provider named {string} at that provider with API key {string}")
 def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
     world: World = context.world
-    url = world.agent_builder.settings.fake_provider_url
+    url = world.agent_builder.providers.fake_provider_url
     assert url is not None, "start the provider first: 'a model provider that refuses every key ...'"
     name = _provider_name(world, label)
     track_provider_by_name(world, name)

@@ -9,7 +9,7 @@ from support.world import World
 
 
 def _shellctl_url(world: World) -> str:
-    backend = world.agent_builder.fixtures.agent_backend
+    backend = world.agent_builder.seeded.agent_backend
     if backend is None or backend.shellctl_url is None:
         raise AssertionError(
             "No shellctl URL is known: run with E2E_START_AGENT_BACKEND=1 (make post-merge) or set E2E_SHELLCTL_URL."

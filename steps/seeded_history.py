@@ -5,7 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
-from support.api_setup.test_seed import publish_without_model, seed_exchanges_out_of_order
+from support.api_setup.seeding_router import publish_without_model, seed_exchanges_out_of_order
 from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World
@@ -23,14 +23,14 @@ def step_seed_history(context: Context) -> None:
     world: World = context.world
     questions = [row["question"] for row in context.table]
     seeded = seed_exchanges_out_of_order(world, questions)
-    world.agent_builder.runtime.conversation_id = seeded.id
+    world.agent_builder.web_app.conversation_id = seeded.id
     WebAppPage(world.page).become_visitor(world.console_url, seeded.visitor_token)
 
 
 @when("I open the agent's web app on the seeded conversation")
 def step_open_seeded(context: Context) -> None:
     world: World = context.world
-    conversation_id = world.agent_builder.runtime.conversation_id
+    conversation_id = world.agent_builder.web_app.conversation_id
     assert conversation_id, "no conversation was seeded in this scenario"
     world.page.goto(public_urls(world).web_app)
     WebAppPage(world.page).resume_conversation(conversation_id)

@@ -14,7 +14,7 @@ from support.world import World
 
 
 def _chat_blocking(world: World, query: str, conversation_id: str | None) -> None:
-    state = world.agent_builder.runtime
+    state = world.agent_builder.service_api_chat
     try:
         answer = service_api_client(world).chat_blocking(query, conversation_id)
     except ServiceApiError as error:
@@ -35,8 +35,8 @@ def step_send_blocking(context: Context, query: str) -> None:
 def step_send_same_conversation(context: Context, query: str) -> None:
     """Send the query in the conversation the previous call started."""
     world: World = context.world
-    assert world.agent_builder.runtime.conversation_id, "no service API conversation was started"
-    _chat_blocking(world, query, world.agent_builder.runtime.conversation_id)
+    assert world.agent_builder.service_api_chat.conversation_id, "no service API conversation was started"
+    _chat_blocking(world, query, world.agent_builder.service_api_chat.conversation_id)
 
 
 @when("I send {string} to the service API in streaming mode")
@@ -45,15 +45,15 @@ def step_send_streaming(context: Context, query: str) -> None:
     """Send the query in streaming mode and keep every event."""
     world: World = context.world
     timed = service_api_client(world).chat_streaming_timed(query)
-    world.agent_builder.runtime.stream_events = [event for event, _ in timed]
-    world.agent_builder.runtime.stream_arrivals = [arrived for _, arrived in timed]
+    world.agent_builder.service_api_chat.stream_events = [event for event, _ in timed]
+    world.agent_builder.service_api_chat.stream_arrivals = [arrived for _, arrived in timed]
 
 
 @then("the service API answer is {string}")
 @SERVICE_API_CHAT
 def step_answer_is(context: Context, text: str) -> None:
     """The blocking answer is exactly the text."""
-    state = context.world.agent_builder.runtime
+    state = context.world.agent_builder.service_api_chat
     assert state.refused_status is None, f"the service API refused with {state.refused_status}"
     assert state.answer == text, f"the answer is {state.answer!r}"
 
@@ -62,7 +62,7 @@ def step_answer_is(context: Context, text: str) -> None:
 @SERVICE_API_CHAT
 def step_streamed_answer(context: Context, text: str) -> None:
     """The streamed message events join to the text, and the stream ends with message_end."""
-    events = context.world.agent_builder.runtime.stream_events
+    events = context.world.agent_builder.service_api_chat.stream_events
     answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
     assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
     assert events and events[-1].event == "message_end", (
@@ -75,7 +75,7 @@ def step_streamed_answer(context: Context, text: str) -> None:
 def step_streamed_in_parts(context: Context, ms: int) -> None:
     """The first `message` event reached the client that long before `message_end`: the stream is
     passed on as it comes, by the console and by any proxy in front of it, not buffered."""
-    state = context.world.agent_builder.runtime
+    state = context.world.agent_builder.service_api_chat
     timed = list(zip(state.stream_events, state.stream_arrivals, strict=True))
     first = next(arrived for event, arrived in timed if event.event == "message")
     end = next(arrived for event, arrived in timed if event.event == "message_end")
@@ -91,7 +91,7 @@ def step_streamed_in_parts(context: Context, ms: int) -> None:
 def step_stream_golden(context: Context, name: str) -> None:
     """The stream's event sequence (names and payload shapes) equals the golden file."""
     world: World = context.world
-    events = world.agent_builder.runtime.stream_events
+    events = world.agent_builder.service_api_chat.stream_events
     actual = event_sequence((event.event, event.data.model_dump(mode="json")) for event in events)
     check_text(world.settings, f"{name}.json", actual)
 
@@ -101,7 +101,7 @@ def step_stream_golden(context: Context, name: str) -> None:
 def step_conversation_exchanges(context: Context, count: int) -> None:
     """The conversation holds that many completed user/assistant exchanges."""
     world: World = context.world
-    conversation_id = world.agent_builder.runtime.conversation_id
+    conversation_id = world.agent_builder.service_api_chat.conversation_id
     assert conversation_id
     messages = service_api_client(world).conversation_messages(conversation_id).data
     roles = [message.role for message in messages]
@@ -113,7 +113,7 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
 @SERVICE_API_CHAT
 def step_refuses(context: Context, status: int) -> None:
     """The last service API chat was refused with this status."""
-    refused = context.world.agent_builder.runtime.refused_status
+    refused = context.world.agent_builder.service_api_chat.refused_status
     assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"
 
 
@@ -146,23 +146,23 @@ def step_other_agent_key(context: Context) -> None:
     """Publish a second runnable agent with a key of its own ("the other agent's API key");
     "the agent" stays the one before."""
     world: World = context.world
-    model = world.agent_builder.fixtures.stable_model
+    model = world.agent_builder.seeded.stable_model
     assert model is not None, "Put `Given the stable chat model is available` first."
-    world.agent_builder.runtime.other_agent_api_key = another_published_agent_key(world, model)
+    world.agent_builder.service_api_chat.other_agent_api_key = another_published_agent_key(world, model)
 
 
 @then("the agent's web app cannot read that conversation")
 def step_web_app_cannot_read(context: Context) -> None:
     """The agent's web app API does not know the service API conversation (404)."""
     world: World = context.world
-    conversation_id = world.agent_builder.runtime.conversation_id
+    conversation_id = world.agent_builder.service_api_chat.conversation_id
     assert conversation_id, "no service API conversation was started"
     status = conversation_status(public_urls(world).web_app, conversation_id)
     assert status == 404, f"the web app answered {status} for a service API conversation"
 
 
 def _conversation_status(world: World, secret: str | None = None, user: str = END_USER) -> int:
-    conversation_id = world.agent_builder.runtime.conversation_id
+    conversation_id = world.agent_builder.service_api_chat.conversation_id
     assert conversation_id, "no service API conversation was started"
     return service_api_client(world, secret).conversation_status(conversation_id, user)
 
@@ -194,7 +194,7 @@ def step_other_user_cannot_read(context: Context) -> None:
 def step_other_key_cannot_read(context: Context) -> None:
     """Another agent's service API key does not open this agent's conversation (404)."""
     world: World = context.world
-    other_key = world.agent_builder.runtime.other_agent_api_key
+    other_key = world.agent_builder.service_api_chat.other_agent_api_key
     assert other_key, 'no other agent has a key: add "Given another published agent has an API key"'
     status = _conversation_status(world, other_key)
     assert status == 404, f"another agent's key read the conversation ({status})"

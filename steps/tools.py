@@ -37,7 +37,7 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
     """Add a tool credential in the page; its name is run-unique."""
     world: World = context.world
     name = world.name(label)
-    world.agent_builder.settings.credential_names[label] = name
+    world.agent_builder.providers.credential_names[label] = name
     track_tool_credential_by_name(world, name)
     ToolsPage(world.page).add_credential(tool, name, secret)
 
@@ -46,5 +46,5 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
 def step_credential_masked(context: Context, label: str, masked: str) -> None:
     """The credential's row shows exactly this mask of its secret (a few characters, never more)."""
     world: World = context.world
-    row = ToolsPage(world.page).credential(world.agent_builder.settings.credential_names[label])
+    row = ToolsPage(world.page).credential(world.agent_builder.providers.credential_names[label])
     expect(row.get_by_role("cell", name=masked, exact=True)).to_be_visible()

@@ -21,7 +21,7 @@ from behave.model import Scenario
 from playwright.sync_api import BrowserContext, Page, Response
 
 from support.api.console import ConsoleClient
-from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model, ToolCredential
+from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model
 from support.api.service import ServiceStreamEvent
 from support.browser.evidence import capture, save_trace, scenario_dir
 from support.browser.held_requests import HeldRequest
@@ -33,30 +33,23 @@ from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
 from support.run.result import CheckFailure
 from support.run.state import RunState
+from support.seeded.runtime import RuntimeBackend
 from support.seeded.specs import VoiceClip
 from support.settings import Settings
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE
 from support.ui.embedding_site import EMBEDDING_SITE
 
 
-@dataclass(frozen=True, slots=True)
-class RuntimeBackend:
-    """The agent runtime backend (and its shellctl sandbox, when known) that answered its probe."""
-
-    url: str
-    shellctl_url: str | None
-
-
 @dataclass(slots=True)
-class FixturesState:
-    """Seeded, environment-owned resources a scenario resolved; read-only for scenarios."""
+class SeededState:
+    """Seeded, environment-owned resources the scenario's fixture steps resolved (support/seeded/),
+    and the runtime backend they probed; read-only for scenarios."""
 
     stable_model: Model | None = None
     decision_model: Model | None = None
     ready_knowledge: Dataset | None = None
-    web_search_credential: ToolCredential | None = None
-    # By fixture key: `full-config`, `tool-states`, `dual-retrieval` (seed/data/agents.toml).
-    fixture_agents: dict[str, AgentDetail] = field(default_factory=dict)
+    # By key: `full-config`, `tool-states`, `dual-retrieval` (seed/data/agents.toml).
+    agents: dict[str, AgentDetail] = field(default_factory=dict)
     agent_backend: RuntimeBackend | None = None
     speech_to_text_model: AgentModelRef | None = None
 
@@ -94,16 +87,19 @@ class KnowledgeState:
 
 
 @dataclass(slots=True)
-class SettingsState:
-    """Run-unique names of providers and credentials a scenario created, by their Gherkin label."""
+class ProvidersState:
+    """The console's settings pages: run-unique names of the model providers and tool credentials a
+    scenario created, by their Gherkin label."""
 
     provider_names: dict[str, str] = field(default_factory=dict)
     credential_names: dict[str, str] = field(default_factory=dict)
-    fake_provider_url: str | None = None  # a provider the scenario started (support/fake_provider.py)
+    fake_provider_url: str | None = (
+        None  # a provider the scenario started (support/api_setup/fake_provider.py)
+    )
 
 
 @dataclass(slots=True)
-class RuntimeState:
+class ServiceApiChatState:
     """What a chat through the service API returned, for the assertions that follow it."""
 
     conversation_id: str | None = None
@@ -112,6 +108,13 @@ class RuntimeState:
     refused_status: int | None = None
     stream_events: list[ServiceStreamEvent] = field(default_factory=list)
     stream_arrivals: list[float] = field(default_factory=list)  # seconds after the request, per event
+
+
+@dataclass(slots=True)
+class WebAppState:
+    """The web app conversation the scenario had seeded (test seeding router), to open it on."""
+
+    conversation_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -138,12 +141,13 @@ class SpeechToTextState:
 
 @dataclass(slots=True)
 class AgentBuilderState:
-    fixtures: FixturesState = field(default_factory=FixturesState)
+    seeded: SeededState = field(default_factory=SeededState)
     configure: ConfigureState = field(default_factory=ConfigureState)
     access_point: AccessPointState = field(default_factory=AccessPointState)
     knowledge: KnowledgeState = field(default_factory=KnowledgeState)
-    settings: SettingsState = field(default_factory=SettingsState)
-    runtime: RuntimeState = field(default_factory=RuntimeState)
+    providers: ProvidersState = field(default_factory=ProvidersState)
+    service_api_chat: ServiceApiChatState = field(default_factory=ServiceApiChatState)
+    web_app: WebAppState = field(default_factory=WebAppState)
     preview: PreviewState = field(default_factory=PreviewState)
     build_assistant: BuildAssistantState = field(default_factory=BuildAssistantState)
     speech_to_text: SpeechToTextState = field(default_factory=SpeechToTextState)

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from support.api.console import sign_in
-from support.polling import poll_until
+from support.api.polling import poll_until
 
 
 def signed_in(console_url: str, email: str, password: str, timeout_s: float = 30) -> httpx.Client:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from support.api.models import AgentConfig, AgentDetail, AgentModelRef, AgentTool, Model
+from support.api.polling import poll_until
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
-from support.polling import poll_until
 from support.world import PublicUrls, World
 
 BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from support.api.models import Dataset, Document
+from support.api.polling import poll_until
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
-from support.polling import poll_until
 from support.world import World
 
 

@@ -3,7 +3,7 @@
 
 - `step-sleep`: `time.sleep`, `asyncio.sleep` or `<page>.wait_for_timeout`: a fixed wait;
 - `step-console-call`: a call through `world.console`: the console API only through
-  `support/api_setup/` (or `support/fixtures/` for seeded resources);
+  `support/api_setup/` (or `support/seeded/` for seeded resources);
 - `step-locator`: a locator built in the step (`.locator`, `.get_by_role` and the other
   `get_by_*`, `.frame_locator`, `.query_selector`, `.wait_for_selector`): the browser only
   through the page objects of `support/ui/`.
@@ -56,7 +56,7 @@ _FIXES = {
         "object (support/ui/)"
     ),
     "step-console-call": (
-        "a step reaches the console API only through support/api_setup/ (or support/fixtures/ for seeded "
+        "a step reaches the console API only through support/api_setup/ (or support/seeded/ for seeded "
         "resources): add a function there and call it"
     ),
     "step-locator": (

@@ -20,7 +20,7 @@ from typing import Any, Self
 
 import httpx
 
-from support.polling import poll_until
+from support.api.polling import poll_until
 from support.replay.scope import AnyPatch, ScopeReport
 from support.tls import tls
 

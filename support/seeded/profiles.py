@@ -1,5 +1,5 @@
 """Seed profiles: the seed tasks a lane needs, by name, in dependency order (a task's `needs`
-come first). `seed/profiles.py` resolves each name to its task.
+come first). `seed/registry.py` resolves each name to its task.
 
 - `external-runtime`: the base every model- or tool-calling scenario needs: model provider,
   stable and decision models, builtin tools, web-search credential, `ready-knowledge` dataset,
@@ -24,14 +24,14 @@ BASE_TASKS = (
     "ready-knowledge",
     "speech-to-text-model",
 )
-FIXTURE_TASKS = ("secondary-knowledge", *(f"{key}-agent" for key in agent_specs()))
+AGENT_TASKS = ("secondary-knowledge", *(f"{key}-agent" for key in agent_specs()))
 
 
 def _union(*profiles: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for profile in profiles for name in profile))
 
 
-PREPARED = BASE_TASKS + FIXTURE_TASKS
+PREPARED = BASE_TASKS + AGENT_TASKS
 EXTERNAL_RUNTIME = BASE_TASKS
 PROFILE_TASKS: Mapping[str, tuple[str, ...]] = {
     "prepared": PREPARED,

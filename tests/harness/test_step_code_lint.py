@@ -40,7 +40,7 @@ from behave import then
 @then("the agent is fine")
 def fine(context):
     world = context.world
-    fixture_model(world.console, world.settings, "stable")  # handing the client to support/ is fine
+    seeded_model(world.console, world.settings, "stable")  # handing the client to support/ is fine
     print(world.console_url)
     ConfigurePage(world.page).save()
 """

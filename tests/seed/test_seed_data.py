@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from seed.profiles import PROFILES, TASKS
+from seed.registry import PROFILES, TASKS
 from support.seeded.specs import KNOWLEDGE_DIR, agent_specs, dataset_specs
 from support.tags import FIXTURE_STEPS, RUNTIME_READINESS_STEP
 
@@ -46,7 +46,7 @@ def test_every_seed_task_is_in_a_profile() -> None:
 def test_steps_register_exactly_the_fixture_step_texts() -> None:
     from behave.step_registry import registry
 
-    import steps.fixtures  # noqa: F401  (registers the steps with behave)
+    import steps.seeded  # noqa: F401  (registers the steps with behave)
 
     given = {step.pattern for step in registry.steps["given"]}
     assert {*FIXTURE_STEPS.values(), RUNTIME_READINESS_STEP} <= given

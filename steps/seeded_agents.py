@@ -10,7 +10,7 @@ from support.world import World
 
 
 def _fixture_agent(world: World) -> AgentDetail:
-    agents = world.agent_builder.fixtures.fixture_agents
+    agents = world.agent_builder.seeded.agents
     if len(agents) != 1:
         raise AssertionError(f"Resolve exactly one fixture agent first; resolved: {sorted(agents)}")
     (agent,) = agents.values()

@@ -1,5 +1,5 @@
-"""The seed's tasks for each profile: `support/seeded/profiles.py` names them in order (and says
-what each profile is for); this module resolves every name to the task that seeds it."""
+"""Every seed task by name, and each profile's tasks: `support/seeded/profiles.py` names them in
+order (and says what each profile is for); this module resolves every name to the task that seeds it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Fixture steps against real consoles: resolve what the seed made, fail loudly (owner and
-remediation) on what it did not, and never let a scenario change a seeded fixture."""
+"""The fixture steps and the checks of seeded resources behind them (support/seeded/), against real
+consoles: resolve what the seed made, fail loudly (owner and remediation) on what it did not, and
+never let a scenario change a seeded resource."""
 
 from __future__ import annotations
 
@@ -14,30 +15,30 @@ from fastapi import FastAPI
 from playwright.sync_api import BrowserContext, Page
 
 import steps.agent_setup as agent_steps
-import steps.fixtures as fixture_steps
+import steps.seeded as seeded_steps
 from seed.runner import run_seed
 from support.api.models import AgentTool, KnowledgeSettings
 from support.api_setup.knowledge import create_dataset
-from support.fixtures.agents import fixture_agent
-from support.fixtures.errors import FixturePrerequisiteError
-from support.fixtures.knowledge import fixture_dataset
-from support.fixtures.models import fixture_model
-from support.fixtures.runtime import agent_backend
-from support.fixtures.tools import fixture_web_search_credential
 from support.replay.server import BackgroundServer
-from support.seeded.specs import PROVIDER_NAME, agent_specs, dataset_specs
+from support.seeded.agents import seeded_agent
+from support.seeded.errors import SeededPrerequisiteError
+from support.seeded.knowledge import seeded_dataset
+from support.seeded.models import seeded_model
+from support.seeded.runtime import agent_backend
+from support.seeded.specs import PROVIDER_NAME, WEB_SEARCH_CREDENTIAL, agent_specs, dataset_specs
+from support.seeded.tools import seeded_web_search_credential
 from support.settings import Settings
 from support.world import World
 from tests.seed.conftest import console_client, free_port, make_settings, raw_api
 
 FIXTURE_STEPS = (
-    fixture_steps.step_stable_model,
-    fixture_steps.step_decision_model,
-    fixture_steps.step_ready_knowledge,
-    fixture_steps.step_web_search_credential,
-    fixture_steps.step_full_config_agent,
-    fixture_steps.step_tool_states_agent,
-    fixture_steps.step_dual_retrieval_agent,
+    seeded_steps.step_stable_model,
+    seeded_steps.step_decision_model,
+    seeded_steps.step_ready_knowledge,
+    seeded_steps.step_web_search_credential,
+    seeded_steps.step_full_config_agent,
+    seeded_steps.step_tool_states_agent,
+    seeded_steps.step_dual_retrieval_agent,
 )
 
 
@@ -52,8 +53,8 @@ def api_world(settings: Settings) -> World:
         page=cast(Page, None),
         name_counter=itertools.count(1),
         creators={},
-        scenario_label="tests/seed/test_fixture_resolution.py",
-        scenario_location="tests/seed/test_fixture_resolution.py",
+        scenario_label="tests/seed/test_seeded_checks.py",
+        scenario_location="tests/seed/test_seeded_checks.py",
     )
 
 
@@ -80,14 +81,15 @@ def test_fixture_steps_resolve_every_seeded_resource(seeded_settings: Settings) 
     context = SimpleNamespace(world=world)
     for step in FIXTURE_STEPS:
         step(context)
-    fixtures = world.agent_builder.fixtures
-    assert fixtures.stable_model is not None and fixtures.stable_model.name == "gpt-4o-mini"
-    assert fixtures.decision_model is not None and fixtures.decision_model.name == "gpt-4o"
-    assert fixtures.ready_knowledge is not None
-    assert fixtures.ready_knowledge.name == "e2e-seed-ready-knowledge"
-    assert fixtures.web_search_credential is not None
-    assert set(fixtures.fixture_agents) == {"full-config", "tool-states", "dual-retrieval"}
-    tools = fixtures.fixture_agents["tool-states"].draft.config.tools
+    seeded = world.agent_builder.seeded
+    assert seeded.stable_model is not None and seeded.stable_model.name == "gpt-4o-mini"
+    assert seeded.decision_model is not None and seeded.decision_model.name == "gpt-4o"
+    assert seeded.ready_knowledge is not None
+    assert seeded.ready_knowledge.name == "e2e-seed-ready-knowledge"
+    # The web search credential's step only checks it (no step reads it): it passed above.
+    assert seeded_web_search_credential(world.console, seeded_settings).name == WEB_SEARCH_CREDENTIAL
+    assert set(seeded.agents) == {"full-config", "tool-states", "dual-retrieval"}
+    tools = seeded.agents["tool-states"].draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}
 
 
@@ -100,10 +102,10 @@ def test_a_scenario_style_flow_leaves_seeded_fixtures_byte_identical(seeded_sett
     # What @prepared scenarios do: scenario-owned agents on seeded models and seeded knowledge...
     agent_steps.step_runnable_agent(context)
     agent = world.agent_builder.configure.agent
-    assert agent is not None and world.agent_builder.fixtures.ready_knowledge is not None
+    assert agent is not None and world.agent_builder.seeded.ready_knowledge is not None
     config = agent.draft.config.model_copy(
         update={
-            "knowledge": KnowledgeSettings(dataset_ids=[world.agent_builder.fixtures.ready_knowledge.id]),
+            "knowledge": KnowledgeSettings(dataset_ids=[world.agent_builder.seeded.ready_knowledge.id]),
             "tools": [AgentTool(name="web_search"), AgentTool(name="knowledge_search", enabled=False)],
         }
     )
@@ -124,7 +126,7 @@ def test_the_runnable_agent_needs_the_stable_model_fixture_first(seeded_settings
         agent_steps.step_runnable_agent(context)
     with pytest.raises(AssertionError, match="Given the decision chat model is available"):
         agent_steps.step_decision_agent(context)
-    fixture_steps.step_stable_model(context)
+    seeded_steps.step_stable_model(context)
     agent_steps.step_runnable_agent(context)
     agent = context.world.agent_builder.configure.agent
     assert agent is not None and agent.draft.config.model is not None
@@ -135,7 +137,7 @@ def test_the_runnable_agent_needs_the_stable_model_fixture_first(seeded_settings
 
 
 def expect_prerequisite(owner: str, fragment: str, resolve: Callable[..., object], *args: object) -> None:
-    with pytest.raises(FixturePrerequisiteError) as caught:
+    with pytest.raises(SeededPrerequisiteError) as caught:
         resolve(*args)
     assert caught.value.owner == owner
     assert fragment in str(caught.value), str(caught.value)
@@ -148,29 +150,29 @@ def test_missing_and_drifted_fixtures_fail_with_owner_and_the_seed_command(
     settings = settings_for(console_url)
     console = console_client(settings)
     missing = "does not exist"
-    expect_prerequisite("seed/model-provider", missing, fixture_model, console, settings, "stable")
-    expect_prerequisite("seed/knowledge", missing, fixture_dataset, console, "ready-knowledge")
-    expect_prerequisite("seed/tools", missing, fixture_web_search_credential, console, settings)
-    expect_prerequisite("seed/agents", missing, fixture_agent, console, settings, "full-config")
-    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=prepared"):
-        fixture_model(console, settings, "stable")
-    with pytest.raises(FixturePrerequisiteError, match="make seed PROFILE=prepared"):
-        fixture_agent(console, settings, "tool-states")
+    expect_prerequisite("seed/model-provider", missing, seeded_model, console, settings, "stable")
+    expect_prerequisite("seed/knowledge", missing, seeded_dataset, console, "ready-knowledge")
+    expect_prerequisite("seed/tools", missing, seeded_web_search_credential, console, settings)
+    expect_prerequisite("seed/agents", missing, seeded_agent, console, settings, "full-config")
+    with pytest.raises(SeededPrerequisiteError, match="make seed PROFILE=prepared"):
+        seeded_model(console, settings, "stable")
+    with pytest.raises(SeededPrerequisiteError, match="make seed PROFILE=prepared"):
+        seeded_agent(console, settings, "tool-states")
 
     assert not run_seed(settings, "post-merge").blocked
     (provider,) = [p for p in console.list_providers().data if p.name == PROVIDER_NAME]
     decision = next(model for model in provider.models if model.name == "gpt-4o")
     console.set_model_active(provider.id, decision.id, False)
-    expect_prerequisite("seed/models", "gpt-4o is inactive", fixture_model, console, settings, "decision")
+    expect_prerequisite("seed/models", "gpt-4o is inactive", seeded_model, console, settings, "decision")
     full_config = console.list_agents("e2e-seed-full-config-agent").data[0]
     draft = console.get_agent(full_config.id).draft.config.model_copy(update={"opening_statement": "Hi"})
     console.save_draft(full_config.id, draft)
     drift = "draft differs in opening_statement"
-    expect_prerequisite("seed/agents", drift, fixture_agent, console, settings, "full-config")
+    expect_prerequisite("seed/agents", drift, seeded_agent, console, settings, "full-config")
     ready = console.list_datasets("e2e-seed-ready-knowledge").data[0]
     console.upload_document(ready.id, "stray.md", b"Not part of the seed.")
     stray = "unexpected document stray.md"
-    expect_prerequisite("seed/knowledge", stray, fixture_dataset, console, "ready-knowledge")
+    expect_prerequisite("seed/knowledge", stray, seeded_dataset, console, "ready-knowledge")
 
 
 @pytest.fixture
@@ -191,16 +193,16 @@ def test_the_runtime_readiness_probes_the_backend_and_shellctl(tmp_path: Path, r
     def settings(**variables: str) -> Settings:
         return make_settings("http://127.0.0.1:1", tmp_path, **variables)
 
-    with pytest.raises(FixturePrerequisiteError) as none_configured:
+    with pytest.raises(SeededPrerequisiteError) as none_configured:
         agent_backend(settings())
     message = str(none_configured.value)
     assert none_configured.value.owner == "e2e/runtime"
     assert "E2E_START_AGENT_BACKEND=1" in message and "E2E_AGENT_BACKEND_URL=" in message
 
     dead = f"http://127.0.0.1:{free_port()}"
-    with pytest.raises(FixturePrerequisiteError, match="agent runtime backend at .* is not ready"):
+    with pytest.raises(SeededPrerequisiteError, match="agent runtime backend at .* is not ready"):
         agent_backend(settings(E2E_AGENT_BACKEND_URL=dead))
-    with pytest.raises(FixturePrerequisiteError, match="shellctl sandbox at .* is not ready"):
+    with pytest.raises(SeededPrerequisiteError, match="shellctl sandbox at .* is not ready"):
         agent_backend(settings(E2E_AGENT_BACKEND_URL=runtime_stub, E2E_SHELLCTL_URL=dead))
 
     ready = agent_backend(settings(AGENT_BACKEND_BASE_URL=runtime_stub, E2E_SHELLCTL_URL=runtime_stub))

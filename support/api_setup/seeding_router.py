@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from support.api.test_seed import SeededConversation, TestSeedClient
+from support.api.seeding_router import SeededConversation, SeedingRouterClient
 from support.api_setup.agents import current_agent, remember_agent
 from support.world import World
 
@@ -13,8 +13,8 @@ from support.world import World
 SEEDED_DAY = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 
 
-def _client(world: World) -> TestSeedClient:
-    client = TestSeedClient(world.console_url, world.console.token)
+def _client(world: World) -> SeedingRouterClient:
+    client = SeedingRouterClient(world.console_url, world.console.token)
     world.register_cleanup(client.close, "test seeding client")
     return client
 

@@ -23,7 +23,7 @@ class SeededConversation:
     visitor_token: str  # the conversation is this web app visitor's: their cookie value
 
 
-class TestSeedClient:
+class SeedingRouterClient:
     def __init__(self, base_url: str, token: str) -> None:
         self._http = httpx.Client(
             base_url=base_url.rstrip("/") + SEED_PREFIX,
