@@ -19,7 +19,6 @@ replay server did not start; 130/143 when interrupted.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -27,13 +26,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from ci.post_merge import (
-    EXIT_SERVICE_FAILED,
-    Interrupted,
-    _ignore_signals,
-    _interrupt,
-    _replay_argv,
-)
+from ci.lifecycle import EXIT_SERVICE_FAILED, Interrupted, ignore_signals, interrupt_on_signals
+from ci.stacks import replay_argv
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_print
 from support.lanes.cli import parse_lane_args
 from support.lanes.coordinator import run_pool
@@ -105,7 +99,7 @@ def worker_env(client: Settings) -> dict[str, str]:
 def _start_seed_and_run(settings: Settings, plan: LanePlan, stack: Stack, deployment: Path) -> int:
     stages: dict[str, float] = {}
     started = time.monotonic()
-    argv, env = _replay_argv(settings)
+    argv, env = replay_argv(settings)
     log = lane_folder(settings, LANE) / "services" / "replay.log"
     replay = stack.add(
         launch_service("replay", argv, ready_prefix="REPLAY_READY", log_path=log, env=env).wait()
@@ -152,8 +146,7 @@ def main(argv: list[str]) -> int:
     fresh_lane_folder(settings, LANE)
     if not plan.assignments:
         return run_pool(plan, settings, workers=0)
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, _interrupt)
+    interrupt_on_signals()
     deployment = lane_folder(settings, LANE) / "deployment"
     stack = Stack()
     try:
@@ -169,7 +162,7 @@ def main(argv: list[str]) -> int:
         _announce(f"interrupted by {interrupted}: tearing down")
         return 128 + interrupted.signum
     finally:
-        _ignore_signals()
+        ignore_signals()
         _deploy("down", deployment)
         stack.stop()
         _announce("deployment and replay server stopped")

@@ -15,6 +15,35 @@ from support.replay.server import READY_PREFIX, run
 
 
 def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        try:
+            config = ReplayConfig(
+                cassettes=args.cassettes,
+                mode=args.mode,
+                upstream=args.upstream.rstrip("/") if args.upstream else None,
+                search_upstream=args.search_upstream,
+                api_key=os.environ.get(API_KEY_ENV),
+                pace_ms=args.pace_ms,
+                recorded_from=args.recorded_from,
+                models=tuple(args.model),
+            )
+        except ValueError as error:
+            parser.error(str(error))
+        run(
+            config,
+            args.host,
+            args.port,
+            lambda url: print(f"{READY_PREFIX} {json.dumps({'url': url})}", flush=True),
+        )
+        return 0
+    if args.command == "inspect":
+        return _inspect(args.cassette)
+    return _verify(args.folder)
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m support.replay", description="Model record/replay server"
     )
@@ -46,32 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "verify", help="load every cassette under a folder; non-zero exit on any problem"
     )
     verify.add_argument("folder", type=Path)
-
-    args = parser.parse_args(argv)
-    if args.command == "serve":
-        try:
-            config = ReplayConfig(
-                cassettes=args.cassettes,
-                mode=args.mode,
-                upstream=args.upstream.rstrip("/") if args.upstream else None,
-                search_upstream=args.search_upstream,
-                api_key=os.environ.get(API_KEY_ENV),
-                pace_ms=args.pace_ms,
-                recorded_from=args.recorded_from,
-                models=tuple(args.model),
-            )
-        except ValueError as error:
-            parser.error(str(error))
-        run(
-            config,
-            args.host,
-            args.port,
-            lambda url: print(f"{READY_PREFIX} {json.dumps({'url': url})}", flush=True),
-        )
-        return 0
-    if args.command == "inspect":
-        return _inspect(args.cassette)
-    return _verify(args.folder)
+    return parser
 
 
 def _inspect(path: Path) -> int:

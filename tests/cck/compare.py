@@ -57,18 +57,7 @@ def shape(envelopes: list[Envelope], *, reference: bool = False) -> dict[str, An
     cases = _index(envelopes, "testCase")
     started = _index(envelopes, "testCaseStarted")
     hooks = _index(envelopes, "hook")
-    results: dict[tuple[str, str], dict[str, Any]] = {}
-    attachments: Counter[tuple[str, str]] = Counter()
-    attached: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
-    for envelope in envelopes:
-        if kind(envelope) == "testStepFinished":
-            finished = envelope["testStepFinished"]
-            results[(finished["testCaseStartedId"], finished["testStepId"])] = finished["testStepResult"]
-        elif kind(envelope) == "attachment" and "testStepId" in envelope["attachment"]:
-            item = envelope["attachment"]
-            key = (item["testCaseStartedId"], item["testStepId"])
-            attachments[key] += 1
-            attached.setdefault(key, []).append(_attachment(item))
+    results, attached = _step_outcomes(envelopes)
     suggested = Counter(e["suggestion"]["pickleStepId"] for e in envelopes if kind(e) == "suggestion")
 
     def test_step(started_id: str, step: dict[str, Any]) -> tuple[Any, ...]:
@@ -106,6 +95,22 @@ def shape(envelopes: list[Envelope], *, reference: bool = False) -> dict[str, An
         "run succeeded": finished_run.get("success"),
         "run exception": _exception(finished_run, reference=reference) if finished_run else None,
     }
+
+
+def _step_outcomes(
+    envelopes: list[Envelope],
+) -> tuple[dict[tuple[str, str], dict[str, Any]], dict[tuple[str, str], list[tuple[Any, ...]]]]:
+    """Each test step's result, and what it attached, by (testCaseStarted id, testStep id)."""
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    attached: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+    for envelope in envelopes:
+        if kind(envelope) == "testStepFinished":
+            finished = envelope["testStepFinished"]
+            results[(finished["testCaseStartedId"], finished["testStepId"])] = finished["testStepResult"]
+        elif kind(envelope) == "attachment" and "testStepId" in envelope["attachment"]:
+            item = envelope["attachment"]
+            attached.setdefault((item["testCaseStartedId"], item["testStepId"]), []).append(_attachment(item))
+    return results, attached
 
 
 def _run_hooks(envelopes: list[Envelope], hooks: dict[str, Any], *, reference: bool) -> list[tuple[Any, ...]]:

@@ -93,6 +93,16 @@ def retrieve(console: Console, dataset_ids: list[str], token: str | None) -> htt
     return httpx.post(f"{console.url}/internal/knowledge/retrieve", json=body, headers=headers)
 
 
+def assert_reads_only_the_agents_datasets(console: Console, token: str, attached: str, other: str) -> None:
+    """A run's knowledge token retrieves from its agent's dataset, from no other; none or a guessed one, nothing."""
+    found = retrieve(console, [attached], token)
+    assert found.status_code == 200, found.text
+    assert [record["content"] for record in found.json()["records"]] == ["The attached token is TOKEN-A1."]
+    assert retrieve(console, [attached, other], token).json()["code"] == "forbidden"
+    assert retrieve(console, [attached], None).json()["code"] == "invalid_token"
+    assert retrieve(console, [attached], "guessed").json()["code"] == "invalid_token"
+
+
 def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
 ) -> None:
@@ -128,14 +138,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         assert fake.authorizations == [("/runs", f"Bearer {RUNTIME_TOKEN}")]
 
         token = services["knowledge"]["token"]
-        found = retrieve(console, [attached], token)
-        assert found.status_code == 200, found.text
-        assert [record["content"] for record in found.json()["records"]] == [
-            "The attached token is TOKEN-A1."
-        ]
-        assert retrieve(console, [attached, other], token).json()["code"] == "forbidden"
-        assert retrieve(console, [attached], None).json()["code"] == "invalid_token"
-        assert retrieve(console, [attached], "guessed").json()["code"] == "invalid_token"
+        assert_reads_only_the_agents_datasets(console, token, attached, other)
         fake.release.set()
         events = reply.result(timeout=10)
 

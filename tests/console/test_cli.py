@@ -186,12 +186,9 @@ def test_a_runtime_url_without_the_runtime_token_stops_the_console(
     assert "Fix: set AGENT_BUILDER_RUNTIME_TOKEN" in stderr
 
 
-def test_everything_survives_a_restart(
-    consoles: list[Console], tmp_path: Path, fake_provider: FakeUpstream
-) -> None:
-    db = tmp_path / "console.db"
-    console, http = _start(consoles, db)
-    token = _sign_in(http)
+def _one_of_everything(http: httpx.Client, fake_provider: FakeUpstream) -> tuple[dict[str, Any], ...]:
+    """An active model, a tool credential, an indexed dataset, and a published agent on them with an
+    API key, a file and its web app off: (agent, dataset, credential, key)."""
     provider = http.post(
         "/console/api/model-providers",
         json={"name": "Fake", "base_url": fake_provider.base_url, "api_key": PROVIDER_KEY},
@@ -220,6 +217,16 @@ def test_everything_survives_a_restart(
     http.patch(f"/console/api/agents/{agent['id']}/access", json={"web_app_enabled": False})
     key = http.post(f"/console/api/agents/{agent['id']}/api-keys", json={"name": "ci"}).json()
     http.post(f"/console/api/agents/{agent['id']}/files", files={"file": ("notes.md", b"# Notes")})
+    return agent, dataset, credential, key
+
+
+def test_everything_survives_a_restart(
+    consoles: list[Console], tmp_path: Path, fake_provider: FakeUpstream
+) -> None:
+    db = tmp_path / "console.db"
+    console, http = _start(consoles, db)
+    token = _sign_in(http)
+    agent, dataset, credential, key = _one_of_everything(http, fake_provider)
     before = http.get(f"/console/api/agents/{agent['id']}").json()
     assert console.stop() == 0
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from openai import NotFoundError, OpenAI
 
-from support.replay.reference_model import answer, proposal
+from support.replay.reference_rules import answer, proposal
 from support.replay.tone_audio import encode
 from tests.product_services import reference_model
 

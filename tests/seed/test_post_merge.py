@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ci import post_merge
-from ci.post_merge import EXIT_SERVICE_FAILED
+from ci import stacks
+from ci.lifecycle import EXIT_SERVICE_FAILED
 from seed.runner import EXIT_BLOCKED
 from support.settings import load_settings
 from tests.product_services import workspaces_folder
@@ -203,18 +203,18 @@ def test_every_stack_gets_fresh_shellctl_and_runtime_tokens_and_the_runtime_its_
         launched.append(_Recorded(name, dict(env or {}), list(argv), list(pass_fds)))
         return launched[-1]
 
-    monkeypatch.setattr(post_merge, "launch_service", record)
+    monkeypatch.setattr(stacks, "launch_service", record)
     settings = load_settings(
         {"E2E_START_AGENT_BACKEND": "1", "E2E_ARTIFACTS_DIR": str(tmp_path)}, env_file=None
     )
     tokens = []
     for worker_id in ("w1", "w2"):
-        worker = post_merge.WorkerStack(worker_id, tmp_path / worker_id)
-        console = worker.console_socket = post_merge.listen("console")
+        worker = stacks.WorkerStack(worker_id, tmp_path / worker_id)
+        console = worker.console_socket = stacks.listen("console")
         console_fd = console.fd  # the socket is closed here once handed over
-        post_merge._backend_launches(settings, worker)
+        stacks.backend_launches(settings, worker)
         worker.urls = {"shellctl": "http://shellctl.test", "runtime": "http://runtime.test"}
-        post_merge._console_launch(settings, worker)
+        stacks.console_launch(settings, worker)
         runs = {recorded.name: recorded for recorded in launched[-4:]}
         envs = {name: recorded.env for name, recorded in runs.items()}
         token = envs["shellctl"]["AGENT_BUILDER_SHELLCTL_TOKEN"]

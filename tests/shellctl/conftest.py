@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -114,6 +115,11 @@ def none_left(marker: str, within_s: float = 3.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def new_session() -> str:
+    """A session id no other test uses."""
+    return f"s-{uuid.uuid4().hex[:12]}"
 
 
 def json_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:

@@ -1,25 +1,18 @@
 """shellctl's API as a real process: exec results, output caps, the token, workspaces per owner
-and session, the file API's checks, and 4xx JSON for every bad input."""
+and session, idle removal, and 4xx JSON for every bad input (the file API: test_shellctl_files.py)."""
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
 import time
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.shellctl.conftest import Shellctl, json_error, running_shellctl
-
-
-def _session() -> str:
-    return f"s-{uuid.uuid4().hex[:12]}"
+from tests.shellctl.conftest import Shellctl, json_error, new_session, running_shellctl
 
 
 def test_healthz_is_open_and_reports_the_isolation(shellctl: Shellctl) -> None:
@@ -55,13 +48,13 @@ def test_every_route_but_healthz_needs_the_token(
 
 
 def test_the_token_never_reaches_the_log(shellctl: Shellctl) -> None:
-    shellctl.exec(_session(), "true")
+    shellctl.exec(new_session(), "true")
     httpx.get(f"{shellctl.process.url}/openapi.json", headers={"Authorization": "Bearer guess"})
     assert "shellctl-tests-token" not in shellctl.process.log_path.read_text()
 
 
 def test_exec_reports_exact_output_and_exit_code(shellctl: Shellctl) -> None:
-    session = _session()
+    session = new_session()
     ok = shellctl.exec(session, "printf 'hello\\nworld\\n'")
     assert ok["stdout"] == "hello\nworld\n"
     assert (ok["exit_code"], ok["stderr"], ok["timed_out"], ok["truncated"]) == (0, "", False, False)
@@ -74,7 +67,7 @@ def test_exec_reports_exact_output_and_exit_code(shellctl: Shellctl) -> None:
 
 
 def test_output_is_capped_while_reading(shellctl: Shellctl) -> None:
-    result = shellctl.exec(_session(), "head -c 10000000 /dev/zero | tr '\\0' a; echo done >&2")
+    result = shellctl.exec(new_session(), "head -c 10000000 /dev/zero | tr '\\0' a; echo done >&2")
     assert result["truncated"] is True
     assert result["stdout"] == "a" * 65536
     assert result["stderr"] == "done\n"
@@ -98,7 +91,7 @@ def test_unusable_exec_bodies_are_422_naming_the_field(
 ) -> None:
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     response = shellctl.client.post(
-        f"/sessions/{_session()}/exec", content=content, headers={"Content-Type": "application/json"}
+        f"/sessions/{new_session()}/exec", content=content, headers={"Content-Type": "application/json"}
     )
     error = json_error(response, 422, "invalid_request")
     assert [item["field"] for item in error["errors"]] == [field]
@@ -107,21 +100,21 @@ def test_unusable_exec_bodies_are_422_naming_the_field(
 @pytest.mark.parametrize("content", [b"{not json", b'{"command": "true"', b"\xff\xfe", b""])
 def test_malformed_json_is_422_on_the_body(shellctl: Shellctl, content: bytes) -> None:
     response = shellctl.client.post(
-        f"/sessions/{_session()}/exec", content=content, headers={"Content-Type": "application/json"}
+        f"/sessions/{new_session()}/exec", content=content, headers={"Content-Type": "application/json"}
     )
     error = json_error(response, 422, "invalid_request")
     assert {item["field"] for item in error["errors"]} == {"body"}
 
 
 def test_sessions_have_separate_workspaces(shellctl: Shellctl) -> None:
-    first, second = _session(), _session()
+    first, second = new_session(), new_session()
     shellctl.exec(first, "echo mine > note.txt")
     assert shellctl.exec(first, "cat note.txt")["stdout"] == "mine\n"
     assert shellctl.exec(second, "ls -A; pwd; echo $HOME")["stdout"] == "/workspace\n/workspace\n"
 
 
 def test_workspace_names_are_random_and_mapped_per_owner(shellctl: Shellctl) -> None:
-    session = _session()
+    session = new_session()
     shellctl.exec(session, "echo unowned > who.txt")
     shellctl.exec(session, "echo agent-a > who.txt", owner="agent-a")
     shellctl.exec(session, "echo agent-b > who.txt", owner="agent-b")
@@ -138,128 +131,6 @@ def test_workspace_names_are_random_and_mapped_per_owner(shellctl: Shellctl) -> 
     assert os.stat(shellctl.workspaces).st_mode & 0o777 == 0o711  # searchable, not listable
 
 
-def test_files_round_trip_inside_the_workspace(shellctl: Shellctl) -> None:
-    session = _session()
-    written = shellctl.client.put(
-        f"/sessions/{session}/files", params={"path": "notes/a.txt"}, content=b"hi there\n"
-    )
-    assert written.status_code == 200, written.text
-    assert written.json() == {"path": "notes/a.txt", "size": 9}
-    assert shellctl.exec(session, "cat notes/a.txt; echo more >> notes/a.txt")["stdout"] == "hi there\n"
-    read = shellctl.client.get(f"/sessions/{session}/files", params={"path": "./notes//a.txt"})
-    assert (read.status_code, read.content) == (200, b"hi there\nmore\n")
-
-    missing = shellctl.client.get(f"/sessions/{session}/files", params={"path": "nope.txt"})
-    json_error(missing, 404, "file_not_found")
-    unknown = shellctl.client.get(f"/sessions/{_session()}/files", params={"path": "a.txt"})
-    json_error(unknown, 404, "file_not_found")
-
-
-def test_file_uploads_are_limited(shellctl: Shellctl) -> None:
-    session = _session()
-    too_big = shellctl.client.put(
-        f"/sessions/{session}/files", params={"path": "big"}, content=b"x" * (2 << 20)
-    )
-    json_error(too_big, 413, "file_too_large")
-    shellctl.exec(session, "mkdir folder")
-    onto_folder = shellctl.client.put(f"/sessions/{session}/files", params={"path": "folder"}, content=b"x")
-    json_error(onto_folder, 400, "invalid_path")
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "../escape.txt",
-        "a/../../escape.txt",
-        "/etc/passwd",
-        "",
-        ".",
-        "outside/passwd",  # through a symlink to /etc
-        "up/escape.txt",  # through a symlink to ..
-        "inside.txt",  # a symlink to a file inside: not followed either
-        "linkdir/real.txt",  # a symlink to a folder inside
-        "bad\x00name",
-    ],
-)
-def test_the_file_api_follows_no_link_and_no_dots(shellctl: Shellctl, path: str) -> None:
-    session = _session()
-    shellctl.exec(
-        session,
-        "ln -s /etc outside; ln -s .. up; echo x > real.txt; ln -s real.txt inside.txt; "
-        "mkdir dir; echo y > dir/real.txt; ln -s dir linkdir",
-    )
-    for response in (
-        shellctl.client.get(f"/sessions/{session}/files", params={"path": path}),
-        shellctl.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned"),
-    ):
-        json_error(response, 400, "invalid_path")
-    assert shellctl.exec(session, "cat real.txt dir/real.txt")["stdout"] == "x\ny\n"
-    assert not (shellctl.workspaces / "escape.txt").exists()
-
-
-@pytest.fixture(scope="module")
-def unquoted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shellctl]:
-    """shellctl without a disk quota: workspaces are folders on the host's file system."""
-    logs = tmp_path_factory.mktemp("unquoted")
-    with running_shellctl(
-        logs, env={"AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES": "0"}, name="unquoted"
-    ) as started:
-        yield started
-
-
-def test_the_file_api_refuses_hard_links(
-    shellctl: Shellctl, unquoted: Shellctl, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    outside = tmp_path_factory.mktemp("outside") / "secret.txt"
-    outside.write_text("host secret\n")
-    for service in (shellctl, unquoted):
-        session = _session()
-        service.exec(session, "echo inside > own.txt; ln own.txt twin.txt")
-        paths = ["twin.txt"]
-        with service.files_of(session) as files:
-            try:
-                os.link(outside, files / "linked.txt")  # what a command could do without a mount namespace
-                paths.append("linked.txt")
-            except OSError as exc:  # with a disk quota, the workspace is a file system of its own
-                assert service is shellctl and exc.errno == errno.EXDEV, exc
-        for path in paths:
-            read = service.client.get(f"/sessions/{session}/files", params={"path": path})
-            assert "other hard links" in json_error(read, 400, "invalid_path")["message"]
-            write = service.client.put(f"/sessions/{session}/files", params={"path": path}, content=b"pwned")
-            json_error(write, 400, "invalid_path")
-    assert outside.read_text() == "host secret\n"
-
-
-def test_the_file_api_refuses_special_files_without_hanging(shellctl: Shellctl) -> None:
-    session = _session()
-    shellctl.exec(session, "mkfifo pipe")
-    read = shellctl.client.get(f"/sessions/{session}/files", params={"path": "pipe"}, timeout=5)
-    json_error(read, 400, "invalid_path")
-    write = shellctl.client.put(
-        f"/sessions/{session}/files", params={"path": "pipe"}, content=b"x", timeout=5
-    )
-    json_error(write, 400, "invalid_path")
-
-
-def test_reading_a_folder_is_a_400_and_leaks_no_descriptor(shellctl: Shellctl) -> None:
-    """Issue 25, item 9: reading a folder answered 500 and left its descriptor open (50 reads:
-    11 -> 61 open descriptors in shellctl)."""
-    session = _session()
-    shellctl.exec(session, "mkdir -p folder/inner")
-    descriptors = Path(f"/proc/{shellctl.process.process.pid}/fd")
-
-    def read_folder(path: str) -> httpx.Response:
-        return shellctl.client.get(f"/sessions/{session}/files", params={"path": path})
-
-    for path in ("folder", "folder/inner", "folder/"):
-        message = json_error(read_folder(path), 400, "invalid_path")["message"]
-        assert message == f"{path!r} is a folder."
-    before = len(list(descriptors.iterdir()))
-    for _ in range(50):
-        json_error(read_folder("folder"), 400, "invalid_path")
-    assert len(list(descriptors.iterdir())) == before
-
-
 @pytest.mark.parametrize("session", ["a.b", "x" * 65, "semi;colon"])
 def test_bad_session_ids_are_rejected(shellctl: Shellctl, session: str) -> None:
     response = shellctl.client.post(f"/sessions/{session}/exec", json={"command": "true"})
@@ -269,7 +140,7 @@ def test_bad_session_ids_are_rejected(shellctl: Shellctl, session: str) -> None:
 @pytest.mark.parametrize("owner", ["a.b", "x" * 65, "semi;colon", ""])
 def test_bad_owners_are_rejected(shellctl: Shellctl, owner: str) -> None:
     response = shellctl.client.post(
-        f"/sessions/{_session()}/exec", params={"owner": owner}, json={"command": "true"}
+        f"/sessions/{new_session()}/exec", params={"owner": owner}, json={"command": "true"}
     )
     json_error(response, 400, "invalid_owner")
     if owner:
@@ -277,7 +148,7 @@ def test_bad_owners_are_rejected(shellctl: Shellctl, owner: str) -> None:
 
 
 def test_delete_removes_the_workspace(shellctl: Shellctl) -> None:
-    session = _session()
+    session = new_session()
     shellctl.exec(session, "mkdir -p deep/er && echo x > deep/er/f && chmod 500 deep/er")
     folder = shellctl.folder(session)
     assert folder is not None and folder.is_dir()
@@ -291,7 +162,7 @@ def test_delete_removes_the_workspace(shellctl: Shellctl) -> None:
 
 def test_deleting_an_owner_removes_all_its_workspaces(shellctl: Shellctl) -> None:
     owner, other = f"agent-{uuid.uuid4().hex[:8]}", f"agent-{uuid.uuid4().hex[:8]}"
-    sessions = [_session(), _session()]
+    sessions = [new_session(), new_session()]
     for session in sessions:
         shellctl.exec(session, "echo mine > f", owner=owner)
     shellctl.exec(sessions[0], "echo theirs > f", owner=other)
@@ -312,7 +183,7 @@ def test_unknown_routes_answer_json(shellctl: Shellctl) -> None:
 # The run request's `env`: the agent's plain variables reach the command, never the host's,
 # and the sandbox's own variables cannot be replaced through it.
 def test_request_env_reaches_the_command_but_not_over_the_sandbox_variables(shellctl: Shellctl) -> None:
-    session = _session()
+    session = new_session()
     body = {"command": 'echo "$GREETING|$HOME"', "env": {"GREETING": "hello there", "HOME": "/elsewhere"}}
     response = shellctl.client.post(f"/sessions/{session}/exec", json=body)
     assert response.status_code == 200, response.text
@@ -322,32 +193,11 @@ def test_request_env_reaches_the_command_but_not_over_the_sandbox_variables(shel
         assert bad.status_code == 422, bad.text
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="a disk quota needs loop mounts, so shellctl run as root")
-def test_the_file_api_at_the_disk_quota(shellctl: Shellctl) -> None:
-    session = _session()
-    fill = shellctl.exec(
-        session, "head -c 60000000 /dev/zero > a; head -c 60000000 /dev/zero > b", timeout_s=60
-    )
-    assert "No space left on device" in fill["stderr"]
-
-    def put(path: str) -> httpx.Response:
-        return shellctl.client.put(
-            f"/sessions/{session}/files", params={"path": path}, content=b"x" * 500_000
-        )
-
-    message = json_error(put("notes/more.txt"), 507, "workspace_full")["message"]
-    assert message == "The workspace is full: no room for 'notes/more.txt'. Delete files to make room."
-    left = shellctl.client.get(f"/sessions/{session}/files", params={"path": "notes/more.txt"})
-    assert (left.status_code, left.content) == (200, b"")  # what did not fit is not kept
-    shellctl.exec(session, "rm b")
-    assert put("notes/more.txt").status_code == 200
-
-
 def test_idle_workspaces_are_removed(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Issue 25, item 5: a workspace lived until its agent was deleted."""
     logs = tmp_path_factory.mktemp("idle")
     with running_shellctl(logs, env={"AGENT_BUILDER_SANDBOX_IDLE_SECONDS": "1"}, name="idle") as idle:
-        session = _session()
+        session = new_session()
         # In use for longer than the idle time: a workspace is never removed under a command.
         assert idle.exec(session, "echo kept > f; sleep 2.5; cat f")["stdout"] == "kept\n"
         folder = idle.folder(session)
