@@ -27,7 +27,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.catalogue_loader import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.pool import run_on_copies, scratch_copies
 from ci.mutants.report import write_reports
 from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ci.mutants.catalogue import Check, Mutant
+from ci.mutants.catalogue_loader import Check, Mutant
 from ci.mutants.scratch import Scratch
 
 # A check that runs longer than this is a kill too (the mutant made something hang), reported as such.

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ci.mutants.catalogue import Mutant
+from ci.mutants.catalogue_loader import Mutant
 
 
 class ScratchError(RuntimeError):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ci.mutants.__main__ import announce, baseline_checks, choose, longest_first
-from ci.mutants.catalogue import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.catalogue_loader import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.pool import run_on_copies
 from ci.mutants.report import kill_table
 from ci.mutants.runner import Outcome

@@ -1,4 +1,5 @@
-"""The mutant catalogue: `ci/mutants/catalogue/*.toml`, one `[[mutant]]` table per realistic bug.
+"""Loads and checks the mutant catalogue, `ci/mutants/catalogue/*.toml`: one `[[mutant]]` table per
+realistic bug.
 
 Each mutant is one declarative edit (replace `find`, which must occur exactly once in `file`, by
 `replace`), the behaviour it breaks in one sentence, and the check that must catch it: lane
