@@ -46,12 +46,12 @@ unit: setup
 	$(BIN)/pytest
 
 ## Feature grammar, undefined steps, cassette drift; then the Python code style; then the CI
-## workflows (zizmor, offline: zizmor finds workflows in a folder only under .github/workflows).
+## workflows in .github/workflows/ (zizmor, offline).
 lint: setup
 	$(BIN)/python -m support.lint features
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/zizmor --offline ci/workflows/*.yml
+	$(BIN)/zizmor --offline .github/workflows/*.yml
 
 ## The console's API against its /openapi.json: Schemathesis, every check, fixed seed (ci/fuzz.py).
 fuzz: setup

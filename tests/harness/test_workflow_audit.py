@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-WORKFLOWS = sorted((ROOT / "ci" / "workflows").glob("*.yml"))
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 ZIZMOR = Path(sys.executable).parent / "zizmor"
 
 
 @pytest.mark.skipif(not ZIZMOR.exists(), reason="zizmor is not installed (pip install -e '.[dev]')")
 def test_the_workflows_have_no_zizmor_finding() -> None:
-    assert WORKFLOWS, "no workflow in ci/workflows/"
+    assert WORKFLOWS, "no workflow in .github/workflows/"
     audit = subprocess.run(
         [str(ZIZMOR), "--offline", "--format", "json", *map(str, WORKFLOWS)],
         check=False,

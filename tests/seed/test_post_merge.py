@@ -239,7 +239,7 @@ def test_every_stack_gets_fresh_shellctl_and_runtime_tokens_and_the_runtime_its_
 
 
 def test_ci_workflows_only_call_make_targets() -> None:
-    workflows = sorted((ROOT / "ci" / "workflows").glob("*.yml"))
+    workflows = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
     assert [path.stem for path in workflows] == ["external", "mutants", "post-merge", "pr"]
     for path in workflows:
         commands = re.findall(r"^\s*- run: (.+)$", path.read_text(), flags=re.MULTILINE)
