@@ -1,6 +1,6 @@
 """Print what the browser binary costs the PR lane: Chromium's headless shell against full Chromium.
 
-    .venv/bin/python benchmarks/browser_cost.py [--rounds N] [--workers N]
+    .venv/bin/python -m benchmarks.browser_cost [--rounds N] [--workers N]
 
 Both run the same pages headless; full Chromium also runs its browser UI and display compositor.
 The two binaries alternate within one run (same machine, same noise) and the medians are
@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from lane_runs import compare_pr_lane, row
+from benchmarks.lane_runs import compare_pr_lane, row
 
 BINARIES = ("chromium-headless-shell", "chromium")
 

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from support.stack import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[1]

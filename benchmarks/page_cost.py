@@ -1,6 +1,6 @@
 """Print the CPU that one page open and one console request cost: where a PR lane's CPU goes.
 
-    .venv/bin/python benchmarks/page_cost.py [--opens N] [--requests N]
+    .venv/bin/python -m benchmarks.page_cost [--opens N] [--requests N]
 
 An embedded console and the lanes' browser, all in a cgroup of their own. Two tables:
 - the console's CPU per request (a static file, API reads, an HTML page), from its /proc stat;
@@ -22,12 +22,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import httpx
-from lane_runs import CpuAccount
 
+from benchmarks.lane_runs import CpuAccount
 from support.api.console import ConsoleClient, sign_in
 from support.browser.loading import wait_until_loaded
 from support.browser.session import BrowserSession
@@ -54,7 +51,8 @@ def main() -> None:
             die_with_parent(
                 [
                     sys.executable,
-                    __file__,
+                    "-m",
+                    "benchmarks.page_cost",
                     "--measure",
                     f"--opens={args.opens}",
                     f"--requests={args.requests}",

@@ -1,6 +1,6 @@
 """Print each lane's wall time with 1 and 2 workers, their ratio, and CPU seconds per scenario.
 
-    .venv/bin/python benchmarks/parallel.py [--lanes pr,post-merge] [--rounds N]
+    .venv/bin/python -m benchmarks.parallel [--lanes pr,post-merge] [--rounds N]
 
 One run measures every configuration; with several rounds the configurations alternate, so the
 noise of a shared machine hits them alike, and the medians are printed. Figures only: nothing
@@ -10,12 +10,8 @@ here asserts a time.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from lane_runs import LaneRun, median_run, row, run_lane
+from benchmarks.lane_runs import LaneRun, median_run, row, run_lane
 
 WORKER_COUNTS = (1, 2)
 

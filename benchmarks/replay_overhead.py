@@ -1,6 +1,6 @@
 """Replay overhead per model call, against a direct call to the same fake upstream.
 
-    .venv/bin/python benchmarks/replay_overhead.py [--iterations N]
+    .venv/bin/python -m benchmarks.replay_overhead [--iterations N]
 
 Records one non-streamed and one streamed call from the tests' fake upstream (tests/fakes/),
 then times, interleaved in one run, the same call through the official `openai` SDK directly to
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -20,8 +19,6 @@ from functools import partial
 from pathlib import Path
 
 from openai import OpenAI
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl

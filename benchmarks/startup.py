@@ -1,6 +1,6 @@
 """Print how long each bundled service takes from launch to its ready line (median of N runs).
 
-    .venv/bin/python benchmarks/startup.py [runs]
+    .venv/bin/python -m benchmarks.startup [runs]
 
 Each run uses a fresh database/workspace; services are started one at a time, interleaved, so
 machine noise hits them alike. Figures only: nothing here asserts a time.
@@ -13,9 +13,6 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from support.stack import python_module_argv, start_service
 

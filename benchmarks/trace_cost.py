@@ -1,6 +1,6 @@
 """Print what recording failure evidence costs the PR lane: E2E_TRACE=on-failure against off.
 
-    .venv/bin/python benchmarks/trace_cost.py [--rounds N] [--workers N]
+    .venv/bin/python -m benchmarks.trace_cost [--rounds N] [--workers N]
 
 `on-failure` records a Playwright trace of every scenario and keeps it only when the scenario
 fails, so its cost is paid by every passing scenario too. The two modes alternate within one run
@@ -10,12 +10,8 @@ fails, so its cost is paid by every passing scenario too. The two modes alternat
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from lane_runs import compare_pr_lane, row
+from benchmarks.lane_runs import compare_pr_lane, row
 
 MODES = ("off", "on-failure")
 

@@ -2,7 +2,7 @@
 provider: issue 25 saw `/healthz`, sign-in, the web app and the service API take 14.7 s (0.14 s
 before) while 45 uploads waited on a provider that took 15 s.
 
-    .venv/bin/python benchmarks/transcription_stall.py [--uploads 45] [--stall 15] [--probes 5]
+    .venv/bin/python -m benchmarks.transcription_stall [--uploads 45] [--stall 15] [--probes 5]
 
 A console process (full-cost sign-in, as deployed) with the tests' fake provider (tests/fakes/,
 in this process) as its speech-to-text model, answering each recording after --stall seconds,
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -26,8 +25,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from support.stack import console_command, start_service
 from tests.console_api_setup import activate_model, api_key, publish_agent, signed_in, site_token
