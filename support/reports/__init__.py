@@ -1,7 +1,11 @@
-"""Lane results and their writers (JSON, self-contained HTML, JUnit, end-of-lane summary), and merging.
+"""A lane's results (`model`) and their writers: JSON, self-contained HTML (`html_report`,
+`html_view`, `templates/`), JUnit, Cucumber Messages and Cucumber JSON (`cucumber_*`,
+`gherkin_source`), the rerun file, the end-of-lane summary; `lane`: a lane's report folder written
+at once, shards merged (`python -m support.reports merge`), the index of every lane.
 
-Product-agnostic: the hooks and the worker pool convert behave's model into these results.
-Every writer passes free text through `redact` with the secrets the caller knows.
+Product-agnostic: support/run/result.py and the worker pool turn behave's model into these
+results; support/lanes/finish.py publishes them. Every writer passes free text through `redact`
+with the secrets the caller knows.
 """
 
 from support.reports.html_report import write_html
