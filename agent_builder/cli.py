@@ -24,6 +24,7 @@ from agent_builder.settings import ConfigError, ServiceSettings
 logger = logging.getLogger("agent_builder")
 
 _Settings = TypeVar("_Settings", bound=ServiceSettings)
+KEEP_ALIVE_S = 75
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -203,6 +204,9 @@ def serve(
         loop=loop,
         http="httptools",
         timeout_graceful_shutdown=5,
+        # Longer than any client keeps an idle connection to us (Caddy's upstream pool: 60 s,
+        # docs/deploy.md; httpx: 5 s): else a request sent on a connection we are closing fails.
+        timeout_keep_alive=KEEP_ALIVE_S,
         proxy_headers=False,
     )
     server = _Server(config, service, f"http://{_url_host(host)}:{bound_port}")

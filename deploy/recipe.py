@@ -197,6 +197,9 @@ def caddyfile(deployment: Deployment) -> str:
 \trespond /internal/* 404
 \treverse_proxy {deployment.internal_url("console").removeprefix("http://")} {{
 \t\tflush_interval -1
+\t\ttransport http {{
+\t\t\tkeepalive 60s
+\t\t}}
 \t}}
 \tlog {{
 \t\toutput file {deployment.folder("caddy") / "access.log"}
