@@ -52,6 +52,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/zizmor --offline .github/workflows/*.yml
+	$(BIN)/mypy agent_builder deploy
 
 ## The console's API against its /openapi.json: Schemathesis, every check, fixed seed (ci/fuzz.py).
 fuzz: setup
