@@ -28,6 +28,7 @@ from support.browser.held_requests import HeldRequest
 from support.browser.loading import wait_until_loaded, wait_until_quiet
 from support.browser.origin_guard import guard_origin
 from support.cleanup import Cleanup, ResourceKind
+from support.lanes.audit import Resource, every_resource, left_behind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
@@ -186,6 +187,9 @@ class World:
     secrets: set[str] = field(default_factory=set)
     # Requests the scenario holds open, by what they are ("draft save", "access change").
     held: dict[str, HeldRequest] = field(default_factory=dict)
+    # What the console held when the scenario started: what it holds after the cleanup, beyond
+    # this, the scenario left behind, whatever it was called.
+    resources_before: set[Resource] = field(default_factory=set)
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
@@ -234,6 +238,7 @@ class World:
             scenario_label=f'{scenario.filename}:{scenario.line} "{scenario.name}"',
             scenario_location=f"{scenario.filename}:{scenario.line}",
             replay=run.replay if tags & {EXTERNAL_MODEL, EXTERNAL_TOOL} else None,
+            resources_before=every_resource(run.console),
         )
         browser_context.on("page", lambda new_page: _watch_page(new_page, world))
         _watch_page(world.page, world)
@@ -252,7 +257,30 @@ class World:
         cleanup_failures = self.cleanup.run()
         if cleanup_failures:
             checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
+        checks += self._left_behind()
         return ScenarioEnd(checks, evidence)
+
+    def _left_behind(self) -> list[CheckFailure]:
+        """The scenario fails for what it created and its cleanup did not remove (named for the
+        run or not), so every report and the rerun file name it, not only the lane's audit."""
+        try:
+            left = left_behind(
+                self.resources_before,
+                every_resource(self.console),
+                self.settings.run_id,
+                self.settings.worker_id,
+            )
+        except Exception as error:  # noqa: BLE001 - a check that cannot run must fail visibly
+            return [("leftovers", f"could not list the console's resources after the cleanup: {error}")]
+        if not left:
+            return []
+        shown = ", ".join(f"{kind} {name!r}" for kind, name in left)
+        message = (
+            f"left behind after its cleanup: {shown}. Fix: register a cleanup for every resource a "
+            "step creates: world.track(...) or world.register_cleanup(...) (features/README.md, "
+            "'Writing a step'); then delete the leftovers in the console."
+        )
+        return [("leftovers", message)]
 
     def _evidence(self, run: RunState, scenario: Scenario, *, failed: bool) -> dict[str, Path]:
         out_dir = scenario_dir(run.lane_dir, scenario.filename, scenario.name, run.attempt)

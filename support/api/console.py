@@ -152,6 +152,15 @@ class ConsoleClient:
     def list_agents(self, search: str = "") -> AgentList:
         return self._call("GET", "/agents", AgentList, params={"search": search, "limit": 100})
 
+    def all_agent_names(self) -> list[str]:
+        """Every agent's name, page by page (a page holds at most 100)."""
+        names: list[str] = []
+        while True:
+            page = self._call("GET", "/agents", AgentList, params={"limit": 100, "offset": len(names)})
+            names += [agent.name for agent in page.data]
+            if not page.data or len(names) >= page.total:
+                return names
+
     def delete_agent(self, agent_id: str) -> None:
         self._delete(f"/agents/{agent_id}")
 

@@ -47,3 +47,27 @@ def leftover_failure(
         "or world.register_cleanup(...) (features/README.md, 'Writing a step'); then delete the "
         "leftovers in the console",
     )
+
+
+Resource = tuple[str, str]  # (kind, name)
+
+
+def every_resource(console: ConsoleClient) -> set[Resource]:
+    """(kind, name) of every agent, dataset, model provider and tool credential in the console,
+    whatever its name: what a scenario leaves behind need not carry the run's name."""
+    found = {("agent", name) for name in console.all_agent_names()}
+    found |= {("dataset", dataset.name) for dataset in console.list_datasets().data}
+    found |= {("model provider", provider.name) for provider in console.list_providers().data}
+    found |= {("tool credential", credential.name) for credential in console.list_tool_credentials().data}
+    return found
+
+
+def left_behind(before: set[Resource], after: set[Resource], run_id: str, worker_id: str) -> list[Resource]:
+    """What appeared during a scenario and outlived its cleanup, but for what another worker of the
+    run made (its own scenario answers for it)."""
+
+    def another_workers(name: str) -> bool:
+        parsed = parse_e2e_name(name)
+        return parsed is not None and parsed.run_id == run_id and parsed.worker_id != worker_id
+
+    return sorted(resource for resource in after - before if not another_workers(resource[1]))

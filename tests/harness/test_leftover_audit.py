@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from support.api.console import ConsoleClient, sign_in
-from support.lanes.audit import leftover_failure, leftovers
+from support.lanes.audit import every_resource, left_behind, leftover_failure, leftovers
 from support.stack import Service, console_command, start_service, wait_healthy
 
 
@@ -57,3 +57,24 @@ def test_resources_named_for_the_run_are_reported(console: ConsoleClient) -> Non
     console.delete_tool_credential(credential.id)
     assert leftovers(console, "audit1") == []
     assert leftover_failure(console, "audit1", "w0", {}) is None
+
+
+def test_what_a_scenario_left_behind_is_found_whatever_its_name(console: ConsoleClient) -> None:
+    """Each scenario is checked against what the console held when it started (World.close): a
+    resource without the run's name is caught too, and another worker's are its own business."""
+    for number in range(101):  # more than a page of agents
+        console.create_agent(f"Background agent {number}")
+    before = every_resource(console)
+    assert ("agent", "Background agent 0") in before and ("agent", "Background agent 100") in before
+
+    console.create_agent("Hand-made by a step")
+    console.create_agent("E2E-audit2-w1-still-in-use-7")  # another worker of the run
+    console.create_agent("E2E-audit2-w0-mine-8")
+    console.create_dataset("Unnamed dataset")
+
+    assert left_behind(before, every_resource(console), "audit2", "w0") == [
+        ("agent", "E2E-audit2-w0-mine-8"),
+        ("agent", "Hand-made by a step"),
+        ("dataset", "Unnamed dataset"),
+    ]
+    assert left_behind(before, before, "audit2", "w0") == []
