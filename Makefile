@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 .PHONY: setup e2e test unit lint fuzz steps contracts lane seed post-merge record-cassettes durations \
 	merge-reports mutants soak rerun clean deployed deploy-up deploy-down
 
-# Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3
+# Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3 ORDER=random
 WORKERS ?=
 SHARD ?=
 REPEAT ?=
-LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)) $(if $(REPEAT),--repeat $(REPEAT))
+ORDER ?=
+LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)) $(if $(REPEAT),--repeat $(REPEAT)) \
+	$(if $(ORDER),--order $(ORDER))
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
@@ -36,7 +38,7 @@ test: setup
 	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory lint
-	$(BIN)/python -m support.lanes pr --workers auto
+	$(BIN)/python -m support.lanes pr --workers auto --order random
 	$(BIN)/python -m support.lanes a11y --workers auto
 	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
 	$(BIN)/python -m ci.deployed

@@ -119,7 +119,9 @@ def main(argv: list[str]) -> int:
     try:
         settings = load_settings()
         args = parse_lane_args([LANE, *argv])
-        plan = plan_lane(LANE, args.behave_args, shard=args.shard, repeat=args.repeat)
+        plan = plan_lane(
+            LANE, args.behave_args, shard=args.shard, repeat=args.repeat, order_seed=args.order_seed
+        )
         count = plan.worker_count(resolve_workers(settings, args.workers))
     except (SettingsError, ValueError) as error:
         print(error, file=sys.stderr)

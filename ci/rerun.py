@@ -29,6 +29,7 @@ EXIT_USAGE = 2
 def rerun_command(rerun: Rerun) -> tuple[Callable[[list[str]], int], list[str]]:
     """The entry point and arguments that run `rerun` as its lane ran."""
     options = ["--workers", str(rerun.workers), "--repeat", str(rerun.repeat)]
+    options += ["--order", rerun.order] if rerun.order else []
     if rerun.lane == post_merge.LANE:
         return post_merge.main, [*options, *rerun.locations]
     if rerun.lane in LANES:

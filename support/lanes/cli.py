@@ -4,12 +4,15 @@ The lane names and their tag expressions live in support/tags.py; the Makefile a
 this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker processes
 (support/lanes/coordinator.py): `--workers` (default `E2E_WORKERS`, `auto` = the CPU count, at most 4),
 `--shard I/N` for one CI machine's part of the lane, `--repeat N` to run each scenario N times
-(a scenario that fails once fails the run). Anything else goes to behave (`-n NAME`, a
+(a scenario that fails once fails the run), `--order random[:SEED]` to hand scenarios out in a
+seeded random order instead of longest first (the seed is printed and kept for `make rerun`), so a
+scenario that needs another to run first fails here, not only on some other machine. Anything else goes to behave (`-n NAME`, a
 `file:line`, ...); `--dry-run` lists what the lane selects without running it.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +28,7 @@ from support.tags import LANES, behave_args
 
 USAGE = (
     f"usage: python -m support.lanes {{{','.join(LANES)}}} [--workers N|auto] [--shard I/N] [--repeat N] "
-    "[behave args...]"
+    "[--order random[:SEED]] [behave args...]"
 )
 EXIT_USAGE = 2
 
@@ -37,6 +40,7 @@ class LaneArgs:
     shard: Shard | None
     repeat: int
     behave_args: tuple[str, ...]
+    order_seed: int | None = None  # --order random[:SEED]; None: longest first
 
 
 def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
@@ -48,7 +52,7 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
     items = iter(argv[1:])
     for item in items:
         name, equals, value = item.partition("=")
-        if name in ("--workers", "--shard", "--repeat"):
+        if name in ("--workers", "--shard", "--repeat", "--order"):
             if not equals:
                 value = next(items, "")
             if not value:
@@ -60,7 +64,16 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
     if not repeat.isdigit() or int(repeat) < 1:
         raise ValueError(f"--repeat {repeat!r}: expected a count >= 1")
     shard = Shard.parse(ours["--shard"]) if "--shard" in ours else None
-    return LaneArgs(argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest))
+    seed = parse_order(ours["--order"]) if "--order" in ours else None
+    return LaneArgs(argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest), seed)
+
+
+def parse_order(value: str) -> int:
+    """`random` (a fresh seed) or `random:SEED`: the seed of the lane's random order."""
+    kind, colon, seed = value.partition(":")
+    if kind != "random" or (colon and not seed.isdigit()):
+        raise ValueError(f"--order {value!r}: expected random or random:SEED (SEED a whole number)\n{USAGE}")
+    return int(seed) if colon else secrets.randbelow(1_000_000)
 
 
 def resolve_workers(settings: Settings, requested: str | None) -> int:
@@ -102,5 +115,7 @@ def main(argv: list[str]) -> int:
         )
         return EXIT_USAGE
     fresh_lane_folder(settings, args.lane)
-    plan = plan_lane(args.lane, args.behave_args, shard=args.shard, repeat=args.repeat)
+    plan = plan_lane(
+        args.lane, args.behave_args, shard=args.shard, repeat=args.repeat, order_seed=args.order_seed
+    )
     return run_pool(plan, settings, workers=workers)

@@ -153,7 +153,8 @@ def run_pool(
     dispatch = _Dispatch(deque(plan.assignments), ResultPrinter().result)
     print(
         f"[lanes] {plan.lane}: {len(plan.assignments)} scenario run(s)"
-        f"{f' (shard {plan.shard})' if plan.shard else ''} on {count} worker(s); logs in {folder}/workers/",
+        f"{f' (shard {plan.shard})' if plan.shard else ''} on {count} worker(s), order {plan.order}; "
+        f"logs in {folder}/workers/",
         file=sys.stderr,
         flush=True,
     )

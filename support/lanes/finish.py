@@ -71,6 +71,7 @@ def lane_run_info(
         repeat=plan.repeat,
         settings={"E2E_START_AGENT_BACKEND": "1"} if settings.start_agent_backend else {},
         excluded=plan.excluded,
+        order=plan.order,
     )
 
 

@@ -1,8 +1,10 @@
 """What a lane run will run: the lane's scenarios by behave's own selection, one shard of them or all,
-longest first, each `--repeat` times; and what the lane leaves out by design, counted."""
+longest first (or in a seeded random order), each `--repeat` times; and what the lane leaves out
+by design, counted."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,10 +18,15 @@ from support.tags import LANE_EXCLUSIONS, behave_args, excluded_expression
 class LanePlan:
     lane: str
     behave_args: tuple[str, ...]  # the lane's tag expression plus the caller's arguments
-    assignments: tuple[Assignment, ...]  # longest first
+    assignments: tuple[Assignment, ...]  # longest first, or in the order_seed's random order
     shard: Shard | None = None
     repeat: int = 1
     excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
+    order_seed: int | None = None
+
+    @property
+    def order(self) -> str:
+        return "longest-first" if self.order_seed is None else f"random:{self.order_seed}"
 
     def worker_count(self, requested: int) -> int:
         """No more workers than scenarios: an idle worker would only pay for its start-up."""
@@ -33,6 +40,7 @@ def plan_lane(
     shard: Shard | None = None,
     repeat: int = 1,
     durations: Mapping[str, float] | None = None,
+    order_seed: int | None = None,
 ) -> LanePlan:
     if repeat < 1:
         raise ValueError(f"--repeat {repeat}: expected a count >= 1")
@@ -41,10 +49,14 @@ def plan_lane(
     refs = select_scenarios(args)
     if shard is not None:
         refs = estimates.shard(refs, shard)
-    ordered = estimates.longest_first(refs)
+    if order_seed is None:
+        ordered = estimates.longest_first(refs)
+    else:
+        ordered = sorted(refs)
+        random.Random(order_seed).shuffle(ordered)
     assignments = tuple(Assignment(ref, attempt) for ref in ordered for attempt in range(1, repeat + 1))
     excluded = {
         f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
         for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
     }
-    return LanePlan(lane, args, assignments, shard, repeat, excluded)
+    return LanePlan(lane, args, assignments, shard, repeat, excluded, order_seed)

@@ -121,6 +121,7 @@ class RunInfo:
     settings: Mapping[str, str] = field(default_factory=dict)
     # Scenarios the lane left out by design, e.g. {"@needs-test-hooks: needs ...": 6}.
     excluded: Mapping[str, int] = field(default_factory=dict)
+    order: str = "longest-first"  # or "random:<seed>" (`--order random`)
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,14 @@
 """The rerun file: `file:line` of every failed scenario, and in its header how the lane ran.
 
 `make rerun` (ci/rerun.py) reads it and runs exactly those scenarios, as the same lane with the
-same workers, repeat count and settings. behave reads the locations too: `behave @rerun.txt`.
+same workers, repeat count, order seed and settings. behave reads the locations too: `behave @rerun.txt`.
 
 ```
 # rerun file: lane pr, run ab12cd34, 2 failed scenario(s); `make rerun` runs exactly these
 # lane: pr
 # workers: 2
 # repeat: 1
+# order: random:401873
 # setting: E2E_START_AGENT_BACKEND=1
 features/agent/publish.feature:12
 ```
@@ -31,6 +32,7 @@ class Rerun:
     repeat: int = 1
     settings: Mapping[str, str] = field(default_factory=dict)
     locations: tuple[str, ...] = ()
+    order: str | None = None  # "random:<seed>" when the lane ran in a random order
 
 
 def write_rerun(report: LaneReport, path: Path) -> Path:
@@ -43,6 +45,7 @@ def write_rerun(report: LaneReport, path: Path) -> Path:
         f"# lane: {run.lane}",
         f"# workers: {run.workers}",
         f"# repeat: {run.repeat}",
+        *([f"# order: {run.order}"] if run.order.startswith("random:") else []),
         *(f"# setting: {name}={value}" for name, value in sorted(run.settings.items())),
         *locations,
     ]
@@ -75,4 +78,5 @@ def read_rerun(path: Path) -> Rerun:
         int(header.get("repeat", "1")),
         settings,
         tuple(locations),
+        header.get("order"),
     )

@@ -17,6 +17,11 @@ def summary_text(report: LaneReport, *, reports: Iterable[Path] = ()) -> str:
     lines = [f"lane {run.lane} (run {run.run_id}{shard}{workers}): {len(results)} scenarios: {tally}"]
     lines[0] += f" in {run.duration_s:.1f}s"
     lines += [f"excluded by design: {count} scenario(s) with {why}" for why, count in run.excluded.items()]
+    if run.order.startswith("random:"):
+        lines.append(
+            f"order: {run.order}: a scenario that failed here but passes alone may need another to run "
+            "first; `make rerun` repeats this order"
+        )
     lines += _repeat_lines(results)
     failed = [result for result in results if result.failed]
     if failed:

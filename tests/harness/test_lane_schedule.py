@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from support.lanes.cli import parse_lane_args
+from support.lanes.plan import plan_lane
 from support.lanes.schedule import Estimates, Shard, load_durations, recorded_durations
 from support.lanes.selection import ScenarioRef, select_scenarios
 from support.reports import LaneReport, RunInfo, ScenarioResult
@@ -65,6 +66,8 @@ def test_lane_arguments_keep_behave_arguments_in_order() -> None:
         (["nope"], "usage"),
         (["pr", "--repeat", "0"], "--repeat"),
         (["pr", "--workers"], "needs a value"),
+        (["pr", "--order", "shuffled"], "expected random or random:SEED"),
+        (["pr", "--order", "random:x"], "expected random or random:SEED"),
     ],
 )
 def test_bad_lane_arguments_say_what_is_wrong(argv: list[str], message: str) -> None:
@@ -94,3 +97,15 @@ def test_recorded_durations_average_the_passed_runs_of_each_scenario(tmp_path: P
     path.write_text(json.dumps(durations))
     assert load_durations(path) == durations
     assert load_durations(tmp_path / "missing.json") == {}
+
+
+def test_a_random_order_is_seeded_and_the_same_seed_gives_the_same_order() -> None:
+    assert parse_lane_args(["pr", "--order", "random:42"]).order_seed == 42
+    assert parse_lane_args(["pr", "--order=random"]).order_seed is not None
+    assert parse_lane_args(["pr"]).order_seed is None
+    longest = plan_lane("pr")
+    first, again, other = (plan_lane("pr", order_seed=seed) for seed in (42, 42, 7))
+    names = [[a.ref for a in plan.assignments] for plan in (longest, first, again, other)]
+    assert names[1] == names[2] and names[1] != names[3] and names[1] != names[0]
+    assert sorted(names[1]) == sorted(names[0])  # the same scenarios, in another order
+    assert (longest.order, first.order) == ("longest-first", "random:42")

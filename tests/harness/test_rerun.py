@@ -3,6 +3,7 @@ runs exactly those, as the same lane."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,16 @@ def test_a_lane_writes_its_failed_scenarios_once_each_in_its_folder_and_as_the_l
 )
 def test_rerun_runs_the_same_lane_with_its_options(lane: str, entry: object, args: list[str]) -> None:
     assert rerun.rerun_command(Rerun(lane, 2, 1, {}, ("f.feature:3",))) == (entry, args)
+
+
+def test_a_lane_run_in_random_order_is_rerun_in_the_same_order(tmp_path: Path) -> None:
+    report = LaneReport(replace(RUN, order="random:401873"), [result(9, "failed")])
+    publish_lane(report, tmp_path / "pr", tmp_path)
+    assert "# order: random:401873" in (tmp_path / "rerun.txt").read_text().splitlines()
+    again = read_rerun(tmp_path / "rerun.txt")
+    assert again.order == "random:401873"
+    _, args = rerun.rerun_command(again)
+    assert args[args.index("--order") + 1] == "random:401873"
 
 
 def test_nothing_to_rerun_passes_and_a_missing_file_says_what_to_do(
