@@ -49,10 +49,7 @@ def step_dataset_attached(context: Context) -> None:
 def step_draft_uses_dataset(context: Context) -> None:
     """The agent's draft (console API) uses the ready-knowledge dataset."""
     world: World = context.world
-    ids = [
-        item.root
-        for item in world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
-    ]
+    ids = world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
     assert ids == [_ready_knowledge(world).id], f"the draft's datasets are {ids}"
 
 

@@ -37,7 +37,7 @@ def step_fixture_settings(context: Context) -> None:
     expect(page.field("Max tokens")).to_have_value(str(config.parameters.max_tokens))
     expect(page.suggested_questions).to_have_count(len(config.suggested_questions))
     for index, question in enumerate(config.suggested_questions):
-        expect(page.suggested_question(index + 1)).to_have_value(question.root)
+        expect(page.suggested_question(index + 1)).to_have_value(question)
     assert config.model is not None
     expect(page.selected_model).to_contain_text(config.model.name)
     for tool in config.tools:
@@ -48,7 +48,7 @@ def step_fixture_settings(context: Context) -> None:
             _number_input_text(config.knowledge.score_threshold)
         )
     for dataset_id in config.knowledge.dataset_ids:
-        expect(page.attached_dataset(world.console.get_dataset(dataset_id.root).name)).to_be_visible()
+        expect(page.attached_dataset(world.console.get_dataset(dataset_id).name)).to_be_visible()
 
 
 @then("the tools show the fixture agent's enabled and disabled states")
@@ -71,7 +71,7 @@ def step_fixture_datasets(context: Context) -> None:
     assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"
     for dataset_id in dataset_ids:
         expect(
-            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id.root).name)
+            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id).name)
         ).to_be_visible()
 
 

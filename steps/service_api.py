@@ -208,6 +208,4 @@ def step_service_parameters(context: Context) -> None:
     assert published is not None
     parameters = service_api_client(world).parameters()
     assert parameters.opening_statement == published.config.opening_statement, parameters
-    assert parameters.suggested_questions == [q.root for q in published.config.suggested_questions], (
-        parameters
-    )
+    assert parameters.suggested_questions == published.config.suggested_questions, parameters

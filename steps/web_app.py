@@ -203,7 +203,7 @@ def step_web_app_shows_agent(context: Context) -> None:
     expect(web_app.title(agent.name)).to_be_visible()
     expect(web_app.conversation).to_contain_text(agent.published.config.opening_statement)
     for question in agent.published.config.suggested_questions:
-        expect(web_app.suggested_question(question.root)).to_be_visible()
+        expect(web_app.suggested_question(question)).to_be_visible()
 
 
 @then("the web app says it is unavailable")

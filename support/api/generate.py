@@ -12,14 +12,8 @@ import tempfile
 from pathlib import Path
 
 import httpx
-from datamodel_code_generator import (
-    DataModelType,
-    Formatter,
-    InputFileType,
-    LiteralType,
-    PythonVersion,
-    generate,
-)
+from datamodel_code_generator import Formatter, InputFileType, LiteralType, PythonVersion, generate
+from datamodel_code_generator.enums import DataModelType
 
 from support.stack import python_module_argv, start_service, wait_healthy
 from support.tls import tls
@@ -66,6 +60,12 @@ def render_models(schema: dict[str, object]) -> str:
             formatters=[Formatter.BUILTIN],
             enum_field_as_literal=LiteralType.All,
             custom_file_header=HEADER,
+            # Constraints as Field(max_length=...) arguments, and a constrained schema of its own
+            # (a suggested question, a dataset id) as a type alias of the constrained str: the default
+            # `constr(...)` annotations are calls a type checker cannot read, and RootModel wrappers
+            # would make every such field a `.root` away from its value.
+            field_constraints=True,
+            use_type_alias=True,
         )
         return output.read_text(encoding="utf-8")
 

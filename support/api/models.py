@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AwareDatetime,
-    BaseModel,
-    ConfigDict,
-    Field,
-    RootModel,
-    confloat,
-    conint,
-    constr,
-)
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from typing_extensions import TypeAliasType
 
 
 class Access(BaseModel):
@@ -34,16 +26,27 @@ class AccessUpdate(BaseModel):
     service_api_enabled: bool | None = Field(None, title='Service Api Enabled')
 
 
-class SuggestedQuestion(RootModel[constr(min_length=1, max_length=200)]):
-    root: constr(min_length=1, max_length=200)
+SuggestedQuestion = TypeAliasType(
+    "SuggestedQuestion", Annotated[str, Field(..., max_length=200, min_length=1)]
+)
 
 
 class AgentCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    description: constr(max_length=1000) = Field('', title='Description')
+    name: str = Field(..., max_length=80, min_length=1, title='Name')
+    description: str = Field('', max_length=1000, title='Description')
+
+
+Name = TypeAliasType(
+    "Name", Annotated[str, Field(..., max_length=80, min_length=1, title='Name')]
+)
+
+
+Description = TypeAliasType(
+    "Description", Annotated[str, Field(..., max_length=1000, title='Description')]
+)
 
 
 class AgentDuplicate(BaseModel):
@@ -54,8 +57,8 @@ class AgentDuplicate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    description: constr(max_length=1000) | None = Field(None, title='Description')
+    name: Name | None = Field(None, title='Name')
+    description: Description | None = Field(None, title='Description')
 
 
 class AgentFile(BaseModel):
@@ -74,8 +77,8 @@ class AgentModelRef(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    provider_id: constr(min_length=1, max_length=64) = Field(..., title='Provider Id')
-    name: constr(min_length=1, max_length=200) = Field(..., title='Name')
+    provider_id: str = Field(..., max_length=64, min_length=1, title='Provider Id')
+    name: str = Field(..., max_length=200, min_length=1, title='Name')
 
 
 class AgentSummary(BaseModel):
@@ -100,8 +103,8 @@ class AgentUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    description: constr(max_length=1000) | None = Field(None, title='Description')
+    name: Name | None = Field(None, title='Name')
+    description: Description | None = Field(None, title='Description')
 
 
 class ApiKey(BaseModel):
@@ -112,11 +115,14 @@ class ApiKey(BaseModel):
     last_used_at: AwareDatetime | None = Field(..., title='Last Used At')
 
 
+Name2 = TypeAliasType("Name2", Annotated[str, Field(..., max_length=80, title='Name')])
+
+
 class ApiKeyCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(max_length=80) | None = Field(None, title='Name')
+    name: Name2 | None = Field(None, title='Name')
 
 
 class ApiKeyCreated(BaseModel):
@@ -145,9 +151,11 @@ class ApplyProposal(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    revision: conint(ge=0, le=9007199254740992) = Field(
+    revision: int = Field(
         ...,
         description='the draft revision the proposal was reviewed against',
+        ge=0,
+        le=9007199254740992,
         title='Revision',
     )
 
@@ -162,51 +170,59 @@ class BodyImportEnvFile(BaseModel):
 
 
 class BodyTranscribeAudio(BaseModel):
-    file: constr(min_length=1) = Field(
+    file: str = Field(
         ...,
         description='A .flac or .m4a or .mp3 or .ogg or .wav or .webm file of 1 to 10485760 bytes (larger: 413, empty: 400); audio (an audio Content-Type on the part may name the format instead of the file name).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        min_length=1,
         title='File',
     )
 
 
 class BodyTranscribeWebAppAudio(BaseModel):
-    file: constr(min_length=1) = Field(
+    file: str = Field(
         ...,
         description='A .flac or .m4a or .mp3 or .ogg or .wav or .webm file of 1 to 10485760 bytes (larger: 413, empty: 400); audio (an audio Content-Type on the part may name the format instead of the file name).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        min_length=1,
         title='File',
     )
 
 
 class BodyUploadAgentFile(BaseModel):
-    file: constr(min_length=1) = Field(
+    file: str = Field(
         ...,
         description='A .txt or .md or .csv or .json or .pdf file of 1 to 2097152 bytes (larger: 413, empty: 400); any content.',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        min_length=1,
         title='File',
     )
 
 
 class BodyUploadDocument(BaseModel):
-    file: constr(min_length=1) = Field(
+    file: str = Field(
         ...,
         description='A .txt or .md file of 1 to 1048576 bytes (larger: 413, empty: 400); UTF-8 text that is not blank (else 400).',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
+        min_length=1,
         title='File',
     )
+
+
+ConversationId = TypeAliasType(
+    "ConversationId",
+    Annotated[str, Field(..., max_length=64, min_length=1, title='Conversation Id')],
+)
 
 
 class ChatMessageRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    query: constr(min_length=1, max_length=10000) = Field(..., title='Query')
+    query: str = Field(..., max_length=10000, min_length=1, title='Query')
     response_mode: Literal['blocking', 'streaming'] = Field(..., title='Response Mode')
-    conversation_id: constr(min_length=1, max_length=64) | None = Field(
-        None, title='Conversation Id'
-    )
-    user: constr(min_length=1, max_length=200) = Field(..., title='User')
+    conversation_id: ConversationId | None = Field(None, title='Conversation Id')
+    user: str = Field(..., max_length=200, min_length=1, title='User')
 
 
 class Citation(BaseModel):
@@ -232,20 +248,25 @@ class DatasetCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    description: constr(max_length=1000) = Field('', title='Description')
+    name: str = Field(..., max_length=80, min_length=1, title='Name')
+    description: str = Field('', max_length=1000, title='Description')
 
 
 class DatasetList(BaseModel):
     data: list[Dataset] = Field(..., title='Data')
 
 
+Name3 = TypeAliasType(
+    "Name3", Annotated[str, Field(..., max_length=80, min_length=1, title='Name')]
+)
+
+
 class DatasetUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    description: constr(max_length=1000) | None = Field(None, title='Description')
+    name: Name3 | None = Field(None, title='Name')
+    description: Description | None = Field(None, title='Description')
 
 
 class Document(BaseModel):
@@ -288,15 +309,21 @@ class EnvVarCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(pattern=r'^[A-Z_][A-Z0-9_]*$', min_length=1, max_length=64) = (
-        Field(..., title='Name')
+    name: str = Field(
+        ..., max_length=64, min_length=1, pattern='^[A-Z_][A-Z0-9_]*$', title='Name'
     )
-    value: constr(pattern=r'^[^\x00]*$', max_length=4000) = Field(..., title='Value')
+    value: str = Field(..., max_length=4000, pattern='^[^\\x00]*$', title='Value')
     secret: bool = Field(False, title='Secret')
 
 
 class EnvVarList(BaseModel):
     data: list[EnvVar] = Field(..., title='Data')
+
+
+Value = TypeAliasType(
+    "Value",
+    Annotated[str, Field(..., max_length=4000, pattern='^[^\\x00]*$', title='Value')],
+)
 
 
 class EnvVarUpdate(BaseModel):
@@ -307,9 +334,7 @@ class EnvVarUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    value: constr(pattern=r'^[^\x00]*$', max_length=4000) | None = Field(
-        None, title='Value'
-    )
+    value: Value | None = Field(None, title='Value')
     secret: bool | None = Field(None, title='Secret')
 
 
@@ -327,29 +352,32 @@ class Health(BaseModel):
     status: Literal['ok'] = Field(..., title='Status')
 
 
-class DatasetId(RootModel[constr(min_length=1, max_length=64)]):
-    root: constr(min_length=1, max_length=64)
+DatasetId = TypeAliasType(
+    "DatasetId", Annotated[str, Field(..., max_length=64, min_length=1)]
+)
+
+
+ScoreThreshold = TypeAliasType(
+    "ScoreThreshold",
+    Annotated[float, Field(..., ge=0.0, le=1.0, title='Score Threshold')],
+)
 
 
 class KnowledgeSettings(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    dataset_ids: list[DatasetId] = Field(
-        [], max_length=50, title='Dataset Ids', validate_default=True
-    )
-    top_k: conint(ge=1, le=10) = Field(3, title='Top K')
-    score_threshold: confloat(ge=0.0, le=1.0) | None = Field(
-        None, title='Score Threshold'
-    )
+    dataset_ids: list[DatasetId] = Field([], max_length=50, title='Dataset Ids')
+    top_k: int = Field(3, ge=1, le=10, title='Top K')
+    score_threshold: ScoreThreshold | None = Field(None, title='Score Threshold')
 
 
 class LoginRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    email: constr(min_length=1, max_length=320) = Field(..., title='Email')
-    password: constr(min_length=1, max_length=1000) = Field(..., title='Password')
+    email: str = Field(..., max_length=320, min_length=1, title='Email')
+    password: str = Field(..., max_length=1000, min_length=1, title='Password')
 
 
 class LoginResponse(BaseModel):
@@ -377,8 +405,8 @@ class ModelParameters(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    temperature: confloat(ge=0.0, le=2.0) = Field(0.7, title='Temperature')
-    max_tokens: conint(ge=1, le=32000) = Field(1024, title='Max Tokens')
+    temperature: float = Field(0.7, ge=0.0, le=2.0, title='Temperature')
+    max_tokens: int = Field(1024, ge=1, le=32000, title='Max Tokens')
 
 
 class ModelUpdate(BaseModel):
@@ -392,7 +420,7 @@ class ProposalRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    description: constr(min_length=1, max_length=4000) = Field(..., title='Description')
+    description: str = Field(..., max_length=4000, min_length=1, title='Description')
 
 
 class ProposedItem(BaseModel):
@@ -423,12 +451,15 @@ class ProviderCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    base_url: constr(pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$', max_length=2000) = (
-        Field(..., title='Base Url')
+    name: str = Field(..., max_length=80, min_length=1, title='Name')
+    base_url: str = Field(
+        ...,
+        max_length=2000,
+        pattern="^https?://(?:[A-Za-z0-9._~%!$&'()*+,;=-]+(?::[A-Za-z0-9._~%!$&'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63})*\\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?(?:\\?[A-Za-z0-9._~%!$&'()*+,;=:@/?-]*)?$",
+        title='Base Url',
     )
-    api_key: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) = (
-        Field(..., title='Api Key')
+    api_key: str = Field(
+        ..., max_length=2000, min_length=1, pattern='^[!-~]+$', title='Api Key'
     )
 
 
@@ -436,28 +467,43 @@ class ProviderList(BaseModel):
     data: list[Provider] = Field(..., title='Data')
 
 
+BaseUrl = TypeAliasType(
+    "BaseUrl",
+    Annotated[
+        str,
+        Field(
+            ...,
+            max_length=2000,
+            pattern="^https?://(?:[A-Za-z0-9._~%!$&'()*+,;=-]+(?::[A-Za-z0-9._~%!$&'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\\.[A-Za-z0-9-]{1,63})*\\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?(?:\\?[A-Za-z0-9._~%!$&'()*+,;=:@/?-]*)?$",
+            title='Base Url',
+        ),
+    ],
+)
+
+
+ApiKey1 = TypeAliasType(
+    "ApiKey1",
+    Annotated[
+        str,
+        Field(..., max_length=2000, min_length=1, pattern='^[!-~]+$', title='Api Key'),
+    ],
+)
+
+
 class ProviderUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    name: constr(min_length=1, max_length=80) | None = Field(None, title='Name')
-    base_url: (
-        constr(
-            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
-            max_length=2000,
-        )
-        | None
-    ) = Field(None, title='Base Url')
-    api_key: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) | None = Field(
-        None, title='Api Key'
-    )
+    name: Name3 | None = Field(None, title='Name')
+    base_url: BaseUrl | None = Field(None, title='Base Url')
+    api_key: ApiKey1 | None = Field(None, title='Api Key')
 
 
 class PublishRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    note: constr(max_length=200) = Field('', title='Note')
+    note: str = Field('', max_length=200, title='Note')
 
 
 class PublishResult(BaseModel):
@@ -484,11 +530,9 @@ class RetrieveRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    query: constr(min_length=1, max_length=2000) = Field(..., title='Query')
-    top_k: conint(ge=1, le=20) = Field(3, title='Top K')
-    score_threshold: confloat(ge=0.0, le=1.0) | None = Field(
-        None, title='Score Threshold'
-    )
+    query: str = Field(..., max_length=2000, min_length=1, title='Query')
+    top_k: int = Field(3, ge=1, le=20, title='Top K')
+    score_threshold: ScoreThreshold | None = Field(None, title='Score Threshold')
 
 
 class RetrieveResponse(BaseModel):
@@ -576,18 +620,12 @@ class ToolCredentialCreate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    tool: constr(min_length=1, max_length=80) = Field(..., title='Tool')
-    name: constr(min_length=1, max_length=80) = Field(..., title='Name')
-    secret: constr(pattern=r'^[!-~]+$', min_length=1, max_length=2000) = (
-        Field(..., title='Secret')
+    tool: str = Field(..., max_length=80, min_length=1, title='Tool')
+    name: str = Field(..., max_length=80, min_length=1, title='Name')
+    secret: str = Field(
+        ..., max_length=2000, min_length=1, pattern='^[!-~]+$', title='Secret'
     )
-    base_url: (
-        constr(
-            pattern=r'^https?://(?:[A-Za-z0-9._~%!$&\'()*+,;=-]+(?::[A-Za-z0-9._~%!$&\'()*+,;=-]*)?@)?[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*\.?(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%!$&\'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~%!$&\'()*+,;=:@/?-]*)?$',
-            max_length=2000,
-        )
-        | None
-    ) = Field(None, title='Base Url')
+    base_url: BaseUrl | None = Field(None, title='Base Url')
 
 
 class ToolCredentialList(BaseModel):
@@ -618,17 +656,15 @@ class VersionRestore(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    revision: conint(ge=0, le=9007199254740992) = Field(..., title='Revision')
+    revision: int = Field(..., ge=0, le=9007199254740992, title='Revision')
 
 
 class WebAppMessageRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    query: constr(min_length=1, max_length=10000) = Field(..., title='Query')
-    conversation_id: constr(min_length=1, max_length=64) | None = Field(
-        None, title='Conversation Id'
-    )
+    query: str = Field(..., max_length=10000, min_length=1, title='Query')
+    conversation_id: ConversationId | None = Field(None, title='Conversation Id')
 
 
 class AnswerEvent(BaseModel):
@@ -668,14 +704,14 @@ class AgentConfig(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    instructions: constr(max_length=10000) = Field('', title='Instructions')
+    instructions: str = Field('', max_length=10000, title='Instructions')
     model: AgentModelRef | None = None
     parameters: ModelParameters = Field(
         {'temperature': 0.7, 'max_tokens': 1024}, validate_default=True
     )
-    opening_statement: constr(max_length=1000) = Field('', title='Opening Statement')
+    opening_statement: str = Field('', max_length=1000, title='Opening Statement')
     suggested_questions: list[SuggestedQuestion] = Field(
-        [], max_length=5, title='Suggested Questions', validate_default=True
+        [], max_length=5, title='Suggested Questions'
     )
     tools: list[AgentTool] = Field(
         [], max_length=4, title='Tools', validate_default=True
@@ -736,7 +772,7 @@ class DraftUpdate(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
     )
-    revision: conint(ge=0, le=9007199254740992) = Field(..., title='Revision')
+    revision: int = Field(..., ge=0, le=9007199254740992, title='Revision')
     config: AgentConfig
 
 
