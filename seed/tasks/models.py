@@ -6,7 +6,7 @@ provider is `verified` only when that call succeeds now, not because it once did
 
 from __future__ import annotations
 
-from seed.tasks import Outcome, SeedContext, Task, find_one
+from seed.tasks import Done, Outcome, SeedContext, Task, find_one
 from support.api.models import AgentModelRef, Model, Provider
 from support.seeded.blocked import Blocked
 from support.seeded.endpoints import model_endpoint
@@ -43,6 +43,7 @@ def seed_provider(ctx: SeedContext) -> Outcome:
         return Outcome("verified", f"would revalidate {PROVIDER_NAME} at {base_url}")
 
     provider: Provider
+    status: Done
     if existing is None:
         provider, status = ctx.console.create_provider(PROVIDER_NAME, base_url, api_key), "created"
     elif existing.base_url != base_url:
