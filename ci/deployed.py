@@ -121,7 +121,7 @@ def _start_seed_and_run(settings: Settings, plan: LanePlan, stack: Stack, deploy
             "seed-blocked",
             "the strict seed blocked: "
             + "; ".join(f"{task.task} (owner {task.owner}): {task.detail}" for task in seed.blocked),
-            "; ".join(task.remediation for task in seed.blocked),
+            "; ".join(task.remediation for task in seed.blocked if task.remediation),
         )
         finish_without_run(plan, client, [failure], workers=1, stage_durations=stages)
         return EXIT_BLOCKED
