@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from behave.tag_expression import make_tag_expression
+from behave.tag_expression.builder import make_tag_expression
 
 CORE = "@core"
 PREPARED = "@prepared"
@@ -219,11 +219,12 @@ class StepNeeds:
 
 def needs_of(func: Callable[..., Any]) -> StepNeeds | None:
     """What a step definition declared (through wrappers such as the hooks' step checks)."""
-    while func is not None:
-        declared: StepNeeds | None = getattr(func, _NEEDS, None)
+    wrapped: Callable[..., Any] | None = func
+    while wrapped is not None:
+        declared: StepNeeds | None = getattr(wrapped, _NEEDS, None)
         if declared is not None:
             return declared
-        func = getattr(func, "__wrapped__", None)  # type: ignore[assignment]
+        wrapped = getattr(wrapped, "__wrapped__", None)
     return None
 
 

@@ -33,7 +33,7 @@ def use_network_settings(settings: Settings) -> None:
         if rule.strip():
             _, host, address = rule.split()
             _host_map[host.lower()] = address
-    socket.getaddrinfo = _getaddrinfo if _host_map else _system_getaddrinfo  # type: ignore[assignment]
+    socket.getaddrinfo = _getaddrinfo if _host_map else _system_getaddrinfo
 
 
 @cache

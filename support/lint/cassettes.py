@@ -25,10 +25,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from gherkin.errors import ParserError
 from gherkin.parser import Parser
-from gherkin.pickles.compiler import Compiler
+from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 from gherkin.token_scanner import TokenScanner
 
 from support.lint.problem import Problem
@@ -180,15 +181,16 @@ def _missing(cassettes_dir: Path, owners: Owners) -> list[Problem]:
 
 def _scenarios(feature: Path) -> Iterator[_Scenario]:
     document = Parser().parse(TokenScanner(feature.read_text(encoding="utf-8")))
-    document["uri"] = str(feature)
-    for pickle in Compiler().compile(document):
+    with_uri: GherkinDocumentWithURI = {**document, "uri": str(feature)}
+    for pickle in Compiler().compile(with_uri):
         texts: list[str] = []
         quoted: list[str] = []
         faulted = any(_FAULT_STEP.match(step["text"]) for step in pickle["steps"])
         for step in pickle["steps"]:
             texts.append(step["text"])
             quoted.extend(_QUOTED.findall(step["text"]))
-            argument = step.get("argument", {})
+            # gherkin types a step's argument as an empty TypedDict; it holds a docString or a dataTable
+            argument: dict[str, Any] = dict(step.get("argument", {}))
             if "docString" in argument:
                 texts.append(argument["docString"]["content"])
                 quoted.append(argument["docString"]["content"])

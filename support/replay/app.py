@@ -36,10 +36,10 @@ from support.replay.matching import (
     chat_request,
     http_request,
 )
-from support.replay.scope import Patch, ScopeError
+from support.replay.scope import AnyPatch, Patch, ScopeError
 
 _NOT_FORWARDED = frozenset({"host", "content-length", "connection", "accept-encoding", "x-model-caller"})
-_PATCH = TypeAdapter(Patch)
+_PATCH: TypeAdapter[AnyPatch] = TypeAdapter(Patch)
 
 
 def _hub(request: Request) -> ReplayHub:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path, PurePosixPath
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -21,7 +21,7 @@ from support.naming import scenario_slug
 from support.replay.matching import NormalizedRequest, key_of
 from support.replay.scrub import scrub
 
-CASSETTE_VERSION = 1
+CASSETTE_VERSION: Final = 1
 # Relative to the project root; the one spelling of it (lint, post-merge, the CLI's help).
 DEFAULT_CASSETTES_DIR = Path("features/cassettes")
 _MAX_SLUG = 120

@@ -52,7 +52,8 @@ class ReplayControl:
     ) -> dict[str, Any]:
         """Starts a scenario: loads its cassette (replay) or starts recording it (record)."""
         body = {"name": name, "feature": feature, "cassette": cassette, "pace_ms": pace_ms}
-        return self._call("POST", "/__replay/scenario", json=body)
+        opened: dict[str, Any] = self._call("POST", "/__replay/scenario", json=body)
+        return opened
 
     def scope_so_far(self) -> ScopeReport:
         """The open scenario's report up to now (its misses so far); the scope stays open."""
@@ -68,7 +69,8 @@ class ReplayControl:
         return type(patch).model_validate(resolved)
 
     def state(self) -> dict[str, Any]:
-        return self._call("GET", "/__replay/state")
+        state: dict[str, Any] = self._call("GET", "/__replay/state")
+        return state
 
     def wait_until_parked(self, timeout: float = 10.0, count: int = 1) -> list[dict[str, Any]]:
         """Returns once `count` hung calls are provably parked on the server (so acting now is safe)."""

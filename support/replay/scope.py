@@ -227,7 +227,7 @@ class Scope:
     @property
     def calls(self) -> dict[str, int]:
         """Calls made so far, per target."""
-        return dict(self._calls)
+        return {target: count for target, count in self._calls.items()}
 
     def next_call(self, target: Target) -> int:
         call = self._calls[target]

@@ -137,7 +137,7 @@ def _trimmed(samples: Sequence[int]) -> Sequence[int]:
     return samples[start:end]
 
 
-def _code(window: tuple[int, ...]) -> int | None:
+def _code(window: Sequence[int]) -> int | None:
     signs = [sample > 0 for sample in window if sample]
     if len(signs) < len(window) // 2:
         return None  # silence

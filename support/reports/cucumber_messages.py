@@ -122,7 +122,7 @@ def _run_hooks(
         for item in hook.attachments:
             yield cm.Envelope(
                 attachment=cm.Attachment(
-                    **attachment(item),  # type: ignore[arg-type]
+                    **attachment(item),
                     test_run_hook_started_id=started_id,
                     timestamp=timestamp(start),
                 )
@@ -239,7 +239,7 @@ def _step(
     for item in attachments:
         yield cm.Envelope(
             attachment=cm.Attachment(
-                **attachment(item),  # type: ignore[arg-type]
+                **attachment(item),
                 test_case_started_id=started_id,
                 test_step_id=step_id,
                 timestamp=timestamp(start),

@@ -18,7 +18,7 @@ from typing import Any
 from gherkin.ast_builder import AstBuilder
 from gherkin.errors import CompositeParserException, ParserException
 from gherkin.parser import Parser
-from gherkin.pickles.compiler import Compiler
+from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 from gherkin.stream.id_generator import IdGenerator
 from gherkin.token_scanner import TokenScanner
 
@@ -64,9 +64,9 @@ def read_sources(results: Iterable[ScenarioResult], root: Path = Path()) -> Sour
             document = Parser(AstBuilder(sources.ids)).parse(TokenScanner(text))
         except (CompositeParserException, ParserException):
             continue  # edited since the run: its results are described from the report alone
-        document["uri"] = uri
-        pickles = Compiler(sources.ids).compile(document)
-        sources.features[uri] = FeatureSource(uri, text, document, pickles)
+        with_uri: GherkinDocumentWithURI = {**document, "uri": uri}
+        pickles = Compiler(sources.ids).compile(with_uri)
+        sources.features[uri] = FeatureSource(uri, text, dict(with_uri), [dict(pickle) for pickle in pickles])
     return sources
 
 

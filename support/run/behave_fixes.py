@@ -11,9 +11,12 @@ that test fails and this module can go.
 
 from __future__ import annotations
 
-from behave.model import ScenarioOutline, Status
+from collections.abc import Callable
 
-_behave_outline_status = ScenarioOutline.compute_status
+from behave.model import ScenarioOutline
+from behave.model_type import Status
+
+_behave_outline_status: Callable[[ScenarioOutline], Status] = ScenarioOutline.compute_status
 
 
 def _outline_status(outline: ScenarioOutline) -> Status:
