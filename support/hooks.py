@@ -20,7 +20,9 @@ writes its own reports under `<lane>/workers/<id>/`; the coordinator owns the la
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from behave.model import Scenario, Step
 from behave.runner import Context
@@ -105,5 +107,10 @@ def after_all(context: Context) -> None:
 
 
 # behave captures hook output by default; the end-of-lane summary must reach the terminal.
-after_all.capture = False  # type: ignore[attr-defined]
-_HOOKS = {"BeforeAll": before_all, "Before": before_scenario, "After": after_scenario}  # in the reports
+after_all.capture = False  # type: ignore[attr-defined]  # an attribute behave reads off the hook function
+# The hooks the reports list, by keyword.
+_HOOKS: dict[str, Callable[..., Any]] = {
+    "BeforeAll": before_all,
+    "Before": before_scenario,
+    "After": after_scenario,
+}

@@ -96,7 +96,10 @@ def change_draft(world: World, **changes: Any) -> AgentDetail:
 def enable_tool(world: World, tool: str) -> AgentDetail:
     agent = world.console.get_agent(current_agent(world).id)
     others = [t for t in agent.draft.config.tools if t.name != tool]
-    return _save_changed(world, agent, tools=[*others, AgentTool(name=tool, enabled=True)])
+    # validated: a tool name from a step sentence must be one the console knows
+    return _save_changed(
+        world, agent, tools=[*others, AgentTool.model_validate({"name": tool, "enabled": True})]
+    )
 
 
 def attach_datasets(world: World, dataset_ids: list[str]) -> AgentDetail:

@@ -99,7 +99,8 @@ def main(argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return EXIT_USAGE
     if "--dry-run" in args.behave_args or "-d" in args.behave_args:
-        return behave_main([*behave_args(args.lane), *args.behave_args])  # lists, runs nothing
+        listed: int = behave_main([*behave_args(args.lane), *args.behave_args])  # lists, runs nothing
+        return listed
     if settings.start_agent_backend:
         print(
             "E2E_START_AGENT_BACKEND=1 is the post-merge orchestrator's job: run "

@@ -36,9 +36,10 @@ def select_scenarios(behave_args: Sequence[str]) -> list[ScenarioRef]:
         for location in collect_feature_locations(config.paths)
         if not config.exclude(location.filename)
     ]
+    language: str | None = getattr(config, "lang", None)  # an option behave's argparse sets on config
     return [
         ScenarioRef(os.path.relpath(feature.filename), scenario.line, scenario.name)
-        for feature in parse_features(locations, language=config.lang)
+        for feature in parse_features(locations, language=language)
         for scenario in feature.walk_scenarios()
         if scenario.should_run(config)
     ]

@@ -22,7 +22,7 @@ from behave.runner_util import parse_features
 from support.lanes.link import POOL_ADDRESS, POOL_WORKER, WorkerLink
 
 
-class PoolRunner(Runner):
+class PoolRunner(Runner):  # type: ignore[misc]  # Runner is Any: types-behave stubs only runner.Context
     def run_with_paths(self) -> bool:
         self.context = Context(self)
         self.load_hooks()
@@ -31,7 +31,8 @@ class PoolRunner(Runner):
         self.context.pool_link = link  # the hooks report each result through it
         self.formatters = make_formatters(self.config, self.config.outputs)
         try:
-            return self.run_model(self._assigned_features(link))
+            failed: bool = self.run_model(self._assigned_features(link))
+            return failed
         finally:
             link.close()
 
@@ -46,7 +47,8 @@ class PoolRunner(Runner):
 
 
 def main(argv: list[str]) -> int:
-    return run_behave(Configuration(command_args=argv), runner_class=PoolRunner)
+    code: int = run_behave(Configuration(command_args=argv), runner_class=PoolRunner)
+    return code
 
 
 if __name__ == "__main__":

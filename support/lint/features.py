@@ -87,7 +87,8 @@ def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem]
     except (CompositeParserException, ParserException) as error:
         errors = error.errors if isinstance(error, CompositeParserException) else [error]
         return [_syntax_problem(shown, parse_error) for parse_error in errors], 0
-    feature = document.get("feature")
+    parsed: Mapping[str, Any] = document  # gherkin types "feature" as required; a comments-only file has none
+    feature = parsed.get("feature")
     if feature is None:
         return [], 0
     problems = _tag_problems(shown, feature) + _duplicate_names(shown, feature)

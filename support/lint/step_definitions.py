@@ -205,7 +205,8 @@ def example(expression: str) -> str:
 
 def _example_of(node: Node) -> str:
     if node.ast_type == NodeType.TEXT:
-        return node.text
+        text: str = node.text  # cucumber-expressions is untyped
+        return text
     if node.ast_type == NodeType.PARAMETER:
         return step_parameters.example_of(node.text)
     if node.ast_type == NodeType.ALTERNATION:

@@ -49,7 +49,7 @@ class HookRun:
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
-class Recorder(IFormatter):
+class Recorder(IFormatter):  # type: ignore[misc]  # IFormatter is Any: types-behave lacks behave.formatter
     """One per behave process; its records are the current scenario's (reset by `scenario`)."""
 
     name = "record"

@@ -48,6 +48,7 @@ def scenario_result(
     steps += [StepResult("After", name, "failed", 0.0, message, hook=True) for name, message in checks]
     if recorder and recorder.stray() and steps:
         steps[-1] = replace(steps[-1], attachments=[*steps[-1].attachments, *recorder.stray()])
+    assert scenario.feature is not None, f"scenario {scenario.name!r} ran outside a feature"
     return ScenarioResult(
         feature_name=scenario.feature.name,
         feature_path=scenario.filename,
@@ -118,12 +119,14 @@ def undefined_text(step: Step, registry: StepRegistry) -> str:
 
 def scenario_error(scenario: Scenario, registry: StepRegistry) -> str | None:
     """behave keeps a step failure's message on the step; a hook failure's on the scenario."""
+    scenario_message: str | None = scenario.error_message
     for step in scenario.all_steps:
         if step.status.name == "undefined":
             return undefined_text(step, registry)
-        if step.status.name in ("failed", "error") and step.error_message:
-            return scenario.error_message or step.error_message
-    return scenario.error_message
+        step_message: str | None = step.error_message
+        if step.status.name in ("failed", "error") and step_message:
+            return scenario_message or step_message
+    return scenario_message
 
 
 def result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:

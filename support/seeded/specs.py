@@ -91,7 +91,7 @@ class VoiceClip(_Spec):
 
     @property
     def duration_s(self) -> float:
-        with wave.open(str(self.path)) as audio:
+        with wave.open(str(self.path), "rb") as audio:
             return audio.getnframes() / audio.getframerate()
 
 

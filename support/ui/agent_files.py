@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import FilePayload, Locator, Page
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class AgentFilesSection:
 
     def upload(self, name: str, mime_type: str, content: bytes) -> None:
         self.page.get_by_label("Upload file", exact=True).set_input_files(
-            files=[{"name": name, "mimeType": mime_type, "buffer": content}]
+            files=[FilePayload(name=name, mimeType=mime_type, buffer=content)]
         )
 
     def file(self, name: str) -> Locator:

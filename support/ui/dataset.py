@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import FilePayload, Locator, Page
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class DatasetPage:
 
     def upload(self, name: str, text: str) -> None:
         self.page.get_by_label("Upload document", exact=True).set_input_files(
-            files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}]
+            files=[FilePayload(name=name, mimeType="text/plain", buffer=text.encode())]
         )
 
     @property

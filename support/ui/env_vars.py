@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import FilePayload, Locator, Page
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class EnvVarsSection:
 
     def import_file(self, name: str, content: bytes) -> None:
         self.root.get_by_label("Import .env file", exact=True).set_input_files(
-            files=[{"name": name, "mimeType": "text/plain", "buffer": content}]
+            files=[FilePayload(name=name, mimeType="text/plain", buffer=content)]
         )
 
     def says(self, text: str) -> Locator:
