@@ -9,6 +9,7 @@ from playwright.sync_api import Locator, expect
 
 from support.api_setup.access import public_urls
 from support.api_setup.agents import current_agent
+from support.step_args import data_table
 from support.ui.access_point import AccessPointPage
 from support.ui.api_reference import ApiReferencePage
 from support.ui.browser_page import BrowserPage
@@ -52,7 +53,7 @@ def step_see_access(context: Context) -> None:
 def step_cards_say(context: Context, text: str) -> None:
     """Every access card (web app, service API) shows the text."""
     access_point = _access_point(context.world)
-    for row in context.table:
+    for row in data_table(context):
         expect(access_point.card(row["card"])).to_contain_text(text)
 
 

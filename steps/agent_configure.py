@@ -11,6 +11,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
+from support.step_args import data_table
 from support.ui.agent_header import AgentHeader
 from support.ui.configure import ConfigurePage
 from support.ui.publish_bar import PublishBar
@@ -49,7 +50,7 @@ def step_switch_tab(context: Context, tab: str) -> None:
 def step_see_sections(context: Context) -> None:
     """The configure page shows each section of the table."""
     configure = _configure(context.world)
-    for row in context.table:
+    for row in data_table(context):
         expect(configure.section(row["section"])).to_be_visible()
 
 

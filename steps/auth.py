@@ -5,6 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.console import session_of, status_of
+from support.step_args import data_table
 from support.ui.nav_bar import NavBar
 from support.ui.roster import RosterPage
 from support.ui.sign_in import SignInPage
@@ -107,7 +108,7 @@ def step_api_refuses_without_session(context: Context) -> None:
         f"{row['method']} {row['path']}": status_of(
             world.console_url, row["method"], row["path"].replace("{agent}", agent.id if agent else "none")
         )
-        for row in context.table
+        for row in data_table(context)
     }
     answered = {request: status for request, status in refused.items() if status != 401}
     assert not answered, f"answered without a session: {answered}"

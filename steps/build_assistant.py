@@ -6,6 +6,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import current_agent
+from support.step_args import data_table, doc_string
 from support.ui.build_assistant import BuildAssistantPanel
 from support.world import World
 
@@ -20,7 +21,7 @@ def _assistant(world: World) -> BuildAssistantPanel:
 @when("I ask the build assistant for this agent:")
 def step_ask(context: Context) -> None:
     world: World = context.world
-    description = str(context.text).strip()
+    description = doc_string(context).strip()
     world.agent_builder.build_assistant.description = description
     _assistant(world).ask(description)
 
@@ -34,7 +35,7 @@ def step_proposes(context: Context) -> None:
     asked = world.agent_builder.build_assistant.description
     assert asked, "the scenario asked the build assistant nothing"
     expect(assistant.proposal_description).to_have_text(asked)  # the proposal is for what was asked
-    for row in context.table:
+    for row in data_table(context):
         expected = [part.strip() for part in row["proposed"].split(" / ")]
         proposed = assistant.proposed(row["section"])
         items = proposed.get_by_role("listitem")

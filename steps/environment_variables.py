@@ -6,6 +6,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.env_vars import add_env_var, env_vars
+from support.step_args import data_table, doc_string
 from support.ui.env_vars import EnvVarsSection
 from support.world import World
 
@@ -56,7 +57,7 @@ def step_delete_variable(context: Context, name: str) -> None:
 
 @when("I import an env file containing:")
 def step_import(context: Context) -> None:
-    _section(context.world).import_file(".env", context.text.encode())
+    _section(context.world).import_file(".env", doc_string(context).encode())
 
 
 @when("I import an env file that is not text")
@@ -67,8 +68,8 @@ def step_import_binary(context: Context) -> None:
 @then("the variables are listed:")
 def step_variables_listed(context: Context) -> None:
     section = _section(context.world)
-    expect(section.rows).to_have_count(len(context.table.rows))
-    for row in context.table:
+    expect(section.rows).to_have_count(len(data_table(context).rows))
+    for row in data_table(context):
         expect(section.value_of(row["name"])).to_have_text(row["value"])
 
 
@@ -111,7 +112,7 @@ def step_import_reports(context: Context, text: str) -> None:
 @then("the import lists the skipped lines:")
 def step_skipped_lines(context: Context) -> None:
     lines = _section(context.world).skipped_lines
-    expected = [f"Line {row['line']}: {row['reason']}" for row in context.table]
+    expected = [f"Line {row['line']}: {row['reason']}" for row in data_table(context)]
     expect(lines).to_have_count(len(expected))
     for line, text in zip(lines.all(), expected, strict=True):
         expect(line).to_contain_text(text)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from support.api.models import Dataset
 from support.api_setup.knowledge import create_dataset, create_indexed_dataset, track_dataset
 from support.seeded.specs import dataset_specs
+from support.step_args import doc_string
 from support.ui.dataset import DatasetPage
 from support.ui.knowledge import KnowledgePage
 from support.world import World
@@ -73,7 +74,7 @@ def step_indexed_dataset(context: Context, name: str, text: str) -> None:
 @given("a dataset with the document {string} has been indexed via API, containing:")
 def step_indexed_dataset_text(context: Context, name: str) -> None:
     """The same, with the document's text in the doc string (paragraphs become segments)."""
-    create_indexed_dataset(context.world, name, context.text)
+    create_indexed_dataset(context.world, name, doc_string(context))
 
 
 @when("I open the dataset's page")
@@ -86,7 +87,7 @@ def step_open_dataset(context: Context) -> None:
 @when("I upload the document {string} containing:")
 def step_upload_document_text(context: Context, name: str) -> None:
     """Upload a document whose text is the step's doc string."""
-    DatasetPage(context.world.page).upload(name, context.text)
+    DatasetPage(context.world.page).upload(name, doc_string(context))
 
 
 @when("I upload the document {string} containing {string}")

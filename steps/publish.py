@@ -7,6 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, current_agent, publish_agent
+from support.step_args import data_table
 from support.ui.publish_bar import PublishBar
 from support.world import World
 
@@ -35,7 +36,7 @@ def step_publish(context: Context) -> None:
 @then("publishing is refused with the reasons:")
 def step_publish_refused(context: Context) -> None:
     """Publishing is refused with exactly these reasons, in any order."""
-    reasons = [row["reason"] for row in context.table]
+    reasons = [row["reason"] for row in data_table(context)]
     publish_bar = PublishBar(context.world.page)
     expect(publish_bar.refusal_reasons).to_have_count(len(reasons))
     for reason in reasons:

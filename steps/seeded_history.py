@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
 from support.api_setup.seeding_router import publish_without_model, seed_exchanges_out_of_order
+from support.step_args import data_table
 from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World
@@ -21,7 +22,7 @@ def step_seed_published(context: Context) -> None:
 @TEST_HOOKS
 def step_seed_history(context: Context) -> None:
     world: World = context.world
-    questions = [row["question"] for row in context.table]
+    questions = [row["question"] for row in data_table(context)]
     seeded = seed_exchanges_out_of_order(world, questions)
     world.agent_builder.web_app.conversation_id = seeded.id
     WebAppPage(world.page).become_visitor(world.console_url, seeded.visitor_token)
@@ -39,7 +40,7 @@ def step_open_seeded(context: Context) -> None:
 @then("the web app shows the questions oldest first:")
 def step_questions_in_order(context: Context) -> None:
     web_app = WebAppPage(context.world.page)
-    questions = [row["question"] for row in context.table]
+    questions = [row["question"] for row in data_table(context)]
     expect(web_app.user_messages).to_have_count(len(questions))
     for message, question in zip(web_app.user_messages.all(), questions, strict=True):
         expect(message).to_contain_text(question)

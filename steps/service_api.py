@@ -4,6 +4,7 @@ parameters, refusals, and blocking or streaming chat."""
 from behave import given, then, when
 from behave.runner import Context
 
+from support.api.models import AnswerEvent
 from support.api.service import END_USER, ServiceApiError
 from support.api.web_app import conversation_status
 from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
@@ -62,8 +63,13 @@ def step_answer_is(context: Context, text: str) -> None:
 @SERVICE_API_CHAT
 def step_streamed_answer(context: Context, text: str) -> None:
     """The streamed message events join to the text, and the stream ends with message_end."""
-    events = context.world.agent_builder.service_api_chat.stream_events
-    answer = "".join(event.data.answer for event in events if event.event == "message")  # type: ignore[union-attr]
+    world: World = context.world
+    events = world.agent_builder.service_api_chat.stream_events
+    answer = "".join(
+        event.data.answer
+        for event in events
+        if event.event == "message" and isinstance(event.data, AnswerEvent)
+    )
     assert answer == text, f"the streamed answer is {answer!r}; events: {[e.event for e in events]}"
     assert events and events[-1].event == "message_end", (
         f"the stream ended with {events[-1].event if events else None}"

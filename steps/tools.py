@@ -5,6 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.tool_credentials import credential_configured, track_tool_credential_by_name
+from support.step_args import data_table
 from support.ui.tools import ToolsPage
 from support.world import World
 
@@ -19,7 +20,7 @@ def step_open_tools(context: Context) -> None:
 def step_catalog_lists(context: Context) -> None:
     """The tool catalog lists each tool of the table."""
     world: World = context.world
-    for row in context.table:
+    for row in data_table(context):
         expect(ToolsPage(world.page).tool(row["tool"])).to_be_visible()
 
 

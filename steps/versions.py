@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.agents import current_agent
 from support.api_setup.versions import publish_with_note, restore_version
+from support.step_args import data_table
 from support.ui.publish_bar import PublishBar
 from support.ui.version_history import VersionDialog, VersionHistory
 from support.world import World
@@ -34,7 +35,7 @@ def step_restored_via_api(context: Context, version: int) -> None:
 @then("the version history lists:")
 def step_history_lists(context: Context) -> None:
     versions = _history(context.world).versions
-    expected = [(row["version"], row["note"]) for row in context.table]
+    expected = [(row["version"], row["note"]) for row in data_table(context)]
     expect(versions).to_have_count(len(expected))
     for entry, (version, note) in zip(versions.all(), expected, strict=True):
         expect(entry).to_contain_text(f"{version} {note}")

@@ -12,6 +12,7 @@
 - `api/`: the product's API clients; `api_setup/`: scenario-owned state, set up through them;
 - `seeded/`: seeded resources: what the seed promises and the read-only checks of it;
 - `cleanup`, `naming`, `goldens`: cleanup queues, run-unique names, golden files;
+- `step_args`: a step's data table and doc string, or a failure saying the feature file lacks it;
 - `replay/`: the record/replay model server; `reports/`: the lane's reports;
 - `lint/`: `make lint`'s checks and the step sentences as behave, the editor and `make steps` read them.
 
