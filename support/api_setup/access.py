@@ -1,19 +1,22 @@
-"""The scenario agent's access point through the API: its published URLs, API keys, and the
-service API client "that key" opens."""
+"""The scenario agent's access point through the API: its published URLs, its access switches,
+API keys, and the service API client "that key" opens."""
 
 from __future__ import annotations
 
-from support.api.models import Model
+from support.api.models import ApiKey, Model
 from support.api.service import ServiceApiClient
 from support.api_setup.agents import (
+    agent_by_label,
     create_runnable_agent,
     current_agent,
     publish_agent,
     remember_agent,
     remember_public_urls,
+    saved_agent,
 )
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
+from support.step_helpers import need
 from support.world import PublicUrls, World
 
 
@@ -23,8 +26,23 @@ def public_urls(world: World) -> PublicUrls:
     agent = current_agent(world)
     known = world.agent_builder.access_point.public_urls
     if agent.id not in known:
-        remember_public_urls(world, world.console.get_agent(agent.id))
+        remember_public_urls(world, saved_agent(world))
     return known[agent.id]
+
+
+def set_access(
+    world: World, *, web_app_enabled: bool | None = None, service_api_enabled: bool | None = None
+) -> None:
+    """Turn the agent's web app or service API on or off, as another client would."""
+    world.console.set_access(
+        current_agent(world).id, web_app_enabled=web_app_enabled, service_api_enabled=service_api_enabled
+    )
+
+
+def api_keys(world: World, label: str | None = None) -> list[ApiKey]:
+    """The API keys the console lists for "the agent" (or the labelled one)."""
+    agent = current_agent(world) if label is None else agent_by_label(world, label)
+    return world.console.list_api_keys(agent.id).data
 
 
 def create_api_key(world: World) -> None:
@@ -68,8 +86,8 @@ def _track_api_key(world: World, key_id: str, label: str) -> None:
 
 def service_api_client(world: World, secret: str | None = None) -> ServiceApiClient:
     """The service API as an integrator holding "that key" (or `secret`) calls it."""
-    secret = secret or world.agent_builder.access_point.shown_api_key_secret
-    assert secret, "no API key exists in this scenario: add 'an API key has been created via API'"
+    hint = "no API key exists in this scenario: add 'an API key has been created via API'"
+    secret = need(secret or world.agent_builder.access_point.shown_api_key_secret, hint)
     return ServiceApiClient(public_urls(world).service_api, secret)
 
 

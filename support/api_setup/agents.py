@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from support.api.models import AgentConfig, AgentDetail, AgentModelRef, AgentTool, Model
+from support.api.console import ConsoleApiError
+from support.api.models import AgentConfig, AgentDetail, AgentModelRef, AgentTool, ChatMessage, Model
 from support.api.polling import poll_until
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
+from support.step_helpers import need
 from support.world import PublicUrls, World
 
 BASIC_INSTRUCTIONS = "You are the E2E basic agent. Answer briefly and politely."
@@ -30,6 +32,11 @@ def track_agent(world: World, agent: AgentDetail, label: str) -> AgentDetail:
         ResourceKind.AGENT, agent.id, gone_on_404(lambda: world.console.delete_agent(agent.id)), agent.name
     )
     return remember_agent(world, agent, label)
+
+
+def track_agent_created_in_page(world: World, agent_id: str, label: str) -> AgentDetail:
+    """Track an agent the page just created (read through the API); it becomes "the agent"."""
+    return track_agent(world, world.console.get_agent(agent_id), label)
 
 
 def remember_agent(world: World, agent: AgentDetail, label: str) -> AgentDetail:
@@ -73,28 +80,48 @@ def create_decision_agent(world: World, model: Model) -> AgentDetail:
 
 
 def current_agent(world: World) -> AgentDetail:
-    agent = world.agent_builder.configure.agent
-    if agent is None:
-        raise AssertionError(
-            "No agent in this scenario yet: start with an 'agent has been created via API' step."
-        )
-    return agent
+    """What "the agent" refers to, as the scenario last remembered it (created or last changed)."""
+    hint = "No agent in this scenario yet: start with an 'agent has been created via API' step."
+    return need(world.agent_builder.configure.agent, hint)
 
 
 def agent_by_label(world: World, label: str) -> AgentDetail:
+    hint = f"No agent labelled {label!r} was created in this scenario."
+    return need(world.agent_builder.configure.agents_by_label.get(label), hint)
+
+
+def saved_agent(world: World, label: str | None = None) -> AgentDetail:
+    """The agent (or the labelled one) as the console holds it now: the agent detail, the
+    persisted public contract a Then asserts (features/README.md, "Assertions users can trust")."""
+    agent = current_agent(world) if label is None else agent_by_label(world, label)
+    return world.console.get_agent(agent.id)
+
+
+def agent_is_gone(world: World) -> bool:
+    """Whether the console answers 404 for "the agent" (any other refusal is raised)."""
     try:
-        return world.agent_builder.configure.agents_by_label[label]
-    except KeyError:
-        raise AssertionError(f"No agent labelled {label!r} was created in this scenario.") from None
+        saved_agent(world)
+    except ConsoleApiError as error:
+        if error.status != 404:
+            raise
+        return True
+    return False
+
+
+def last_preview_reply(world: World, conversation_id: str) -> ChatMessage:
+    """The last message the console stored of the agent's preview conversation."""
+    messages = world.console.preview_messages(current_agent(world).id, conversation_id).data
+    assert messages, f"the console stored no message of the preview conversation {conversation_id}"
+    return messages[-1]
 
 
 def change_draft(world: World, **changes: Any) -> AgentDetail:
     """Save the agent's current draft with `changes` (AgentConfig fields), as another client would."""
-    return _save_changed(world, world.console.get_agent(current_agent(world).id), **changes)
+    return _save_changed(world, saved_agent(world), **changes)
 
 
 def enable_tool(world: World, tool: str) -> AgentDetail:
-    agent = world.console.get_agent(current_agent(world).id)
+    agent = saved_agent(world)
     others = [t for t in agent.draft.config.tools if t.name != tool]
     # validated: a tool name from a step sentence must be one the console knows
     return _save_changed(
@@ -104,7 +131,7 @@ def enable_tool(world: World, tool: str) -> AgentDetail:
 
 def attach_datasets(world: World, dataset_ids: list[str]) -> AgentDetail:
     """The agent's draft retrieving from exactly these datasets."""
-    agent = world.console.get_agent(current_agent(world).id)
+    agent = saved_agent(world)
     knowledge = agent.draft.config.knowledge.model_copy(update={"dataset_ids": dataset_ids})
     return _save_changed(world, agent, knowledge=knowledge)
 
@@ -115,9 +142,8 @@ def _save_changed(world: World, agent: AgentDetail, **changes: Any) -> AgentDeta
 
 
 def publish_agent(world: World) -> AgentDetail:
-    agent = current_agent(world)
-    world.console.publish_agent(agent.id)
-    published = world.console.get_agent(agent.id)
+    world.console.publish_agent(current_agent(world).id)
+    published = saved_agent(world)
     remember_public_urls(world, published)
     return remember_agent(world, published, "agent")
 

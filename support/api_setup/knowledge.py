@@ -6,6 +6,7 @@ from support.api.models import Dataset, Document
 from support.api.polling import poll_until
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
+from support.step_helpers import LONG_WAIT_MS
 from support.world import World
 
 
@@ -18,6 +19,12 @@ def track_dataset(world: World, dataset: Dataset) -> Dataset:
     )
     world.agent_builder.knowledge.dataset = dataset
     return dataset
+
+
+def track_dataset_created_in_page(world: World, dataset_id: str, name: str) -> Dataset:
+    """Track the dataset the page just created (found through the API); it becomes "the dataset"."""
+    (dataset,) = [d for d in world.console.list_datasets(name).data if d.id == dataset_id]
+    return track_dataset(world, dataset)
 
 
 def create_dataset(world: World, label: str = "dataset") -> Dataset:
@@ -34,7 +41,7 @@ def create_indexed_dataset(world: World, document_name: str, text: str) -> Docum
     return document
 
 
-def wait_until_indexed(world: World, document: Document, timeout_s: float = 30.0) -> Document:
+def wait_until_indexed(world: World, document: Document, timeout_s: float = LONG_WAIT_MS / 1000) -> Document:
     document = poll_until(
         lambda: world.console.get_document(document.dataset_id, document.id),
         lambda current: current.indexing_status in ("completed", "error"),

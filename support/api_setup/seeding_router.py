@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from support.api.seeding_router import SeededConversation, SeedingRouterClient
-from support.api_setup.agents import current_agent, remember_agent
+from support.api_setup.agents import current_agent, remember_agent, saved_agent
 from support.world import World
 
 # Far enough in the past that a backdated message can never be mistaken for one sent now.
@@ -21,9 +21,8 @@ def _client(world: World) -> SeedingRouterClient:
 
 def publish_without_model(world: World, note: str = "") -> None:
     """The agent's draft published as it is: a web app for lanes that have no model provider."""
-    agent = current_agent(world)
-    _client(world).publish(agent.id, note)
-    remember_agent(world, world.console.get_agent(agent.id), "agent")
+    _client(world).publish(current_agent(world).id, note)
+    remember_agent(world, saved_agent(world), "agent")
 
 
 def seed_exchanges_out_of_order(world: World, questions: list[str]) -> SeededConversation:

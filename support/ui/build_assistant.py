@@ -58,12 +58,12 @@ class BuildAssistantPanel:
     def proposed(self, section: str) -> Locator:
         return self._row(section).get_by_role("cell").nth(1)
 
+    def proposed_items(self, section: str) -> Locator:
+        """The list items the proposal puts in `section`, when it proposes more than one."""
+        return self.proposed(section).get_by_role("listitem")
+
     def proposed_item(self, section: str, name: str) -> Locator:
-        return (
-            self.proposed(section)
-            .get_by_role("listitem")
-            .filter(has_text=re.compile(rf"^{re.escape(name)}\b"))
-        )
+        return self.proposed_items(section).filter(has_text=re.compile(rf"^{re.escape(name)}\b"))
 
     @property
     def unavailable_note(self) -> Locator:

@@ -75,7 +75,16 @@ class ChatPane:
         return reply.get_by_text(status, exact=True)
 
     def tool(self, name: str) -> Locator:
+        """The card of the last call of the tool."""
         return self.conversation.get_by_role("group", name=f"Tool {name}", exact=True).last
+
+    def tool_result(self, name: str) -> Locator:
+        """The tool card's last block: its result once the tool is done (its arguments until then)."""
+        return self.tool(name).locator("pre").last
+
+    def tool_done(self, name: str) -> Locator:
+        """The tool card's "Done" mark."""
+        return self.tool(name).get_by_text("Done", exact=True)
 
     @property
     def alert(self) -> Locator:

@@ -33,3 +33,7 @@ class ToolsPage:
 
     def credential(self, name: str) -> Locator:
         return self.credentials.get_by_role("row").filter(has_text=name)
+
+    def credential_cell(self, name: str, text: str) -> Locator:
+        """The cell of the credential's row that reads exactly `text` (e.g. its masked secret)."""
+        return self.credential(name).get_by_role("cell", name=text, exact=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page, expect
 
+from support.step_helpers import LONG_WAIT_MS
+
 RECORD = "Record voice message"
 STOP = "Stop recording"
-# Longer than a UI assertion: recording takes as long as the clip, transcribing is a model call.
-RECORDING_TIMEOUT_MS = 30_000
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ class MicrophoneControl:
               return recorded && parseFloat(recorded[1]) >= seconds;
             }""",
             arg=[self.status.element_handle(), seconds],
-            timeout=RECORDING_TIMEOUT_MS,
+            timeout=LONG_WAIT_MS,  # as long as the clip
         )
         self.stop_button.click()
         # The button is back (and enabled) once the recording was transcribed or refused.
-        expect(self.record_button).to_be_enabled(timeout=RECORDING_TIMEOUT_MS)
+        expect(self.record_button).to_be_enabled(timeout=LONG_WAIT_MS)  # transcribing: a model call
