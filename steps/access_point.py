@@ -7,7 +7,7 @@ from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import Locator, expect
 
-from support.api_setup.access import public_urls
+from support.api_setup.access import public_urls, set_access
 from support.api_setup.agents import current_agent
 from support.step_args import data_table
 from support.ui.access_point import AccessPointPage
@@ -69,22 +69,19 @@ def step_controls_disabled(context: Context) -> None:
 @given("the agent's web app has been disabled via API")
 def step_web_app_disabled_via_api(context: Context) -> None:
     """Turn the web app off through the console API (setup)."""
-    world: World = context.world
-    world.console.set_access(current_agent(world).id, web_app_enabled=False)
+    set_access(context.world, web_app_enabled=False)
 
 
 @given("the agent's service API has been disabled via API")
 def step_service_disabled(context: Context) -> None:
     """Turn the service API off through the console API (setup)."""
-    world: World = context.world
-    world.console.set_access(current_agent(world).id, service_api_enabled=False)
+    set_access(context.world, service_api_enabled=False)
 
 
 @when("the agent's service API is enabled again via API")
 def step_service_enabled(context: Context) -> None:
     """Turn the service API back on through the console API."""
-    world: World = context.world
-    world.console.set_access(current_agent(world).id, service_api_enabled=True)
+    set_access(context.world, service_api_enabled=True)
 
 
 @when("I open the web app from the access point")
@@ -130,9 +127,11 @@ def step_embed_code(context: Context) -> None:
 
 @when("I put the embed code on a page of another site and open it")
 def step_embed_elsewhere(context: Context) -> None:
-    """A page of another site (served by the suite) with the embed dialog's code; the web app's
-    steps then chat in its iframe. Needs the console over https (the deployed lane): in a
-    third-party iframe only a Secure, partitioned cookie keeps the visitor."""
+    """Open a page of another site (served by the suite) that holds the embed dialog's code.
+
+    The web app's steps then chat in its iframe. Needs the console over https (the deployed lane):
+    in a third-party iframe only a Secure, partitioned cookie keeps the visitor.
+    """
     world: World = context.world
     assert world.console_url.startswith("https://"), (
         f"the console is at {world.console_url}: an embedded web app keeps its visitor only over https. "

@@ -10,7 +10,7 @@ from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, wait_for_draft
+from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, saved_agent, wait_for_draft
 from support.step_args import data_table
 from support.ui.agent_header import AgentHeader
 from support.ui.configure import ConfigurePage
@@ -119,8 +119,7 @@ def step_retry_save(context: Context) -> None:
 @then("the agent's draft instructions are {string}")
 def step_draft_instructions_are(context: Context, text: str) -> None:
     """The agent's draft, read through the console API, has these instructions."""
-    world: World = context.world
-    draft = world.console.get_agent(current_agent(world).id).draft
+    draft = saved_agent(context.world).draft
     assert draft.config.instructions == text, f"draft instructions are {draft.config.instructions!r}"
 
 
@@ -182,8 +181,7 @@ def step_cannot_add_question(context: Context) -> None:
 @then("the agent's draft has {int} suggested questions")
 def step_draft_question_count(context: Context, count: int) -> None:
     """The agent's draft (console API) has that many suggested questions."""
-    world: World = context.world
-    questions = world.console.get_agent(current_agent(world).id).draft.config.suggested_questions
+    questions = saved_agent(context.world).draft.config.suggested_questions
     assert len(questions) == count, f"the draft has {questions!r}"
 
 
@@ -235,7 +233,6 @@ def step_field_shows(context: Context, label: str, value: str) -> None:
 @then("the agent's draft {model_parameter} is still {float}")
 def step_parameter_is(context: Context, parameter: str, value: float) -> None:
     """The draft's model parameter (console API) has this value: the new one, or its earlier one."""
-    world: World = context.world
-    parameters = world.console.get_agent(current_agent(world).id).draft.config.parameters
+    parameters = saved_agent(context.world).draft.config.parameters
     saved = getattr(parameters, _PARAMETERS[parameter])
     assert float(saved) == value, f"the draft's {parameter} is {saved}"

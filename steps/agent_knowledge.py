@@ -5,16 +5,15 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import Dataset
-from support.api_setup.agents import attach_datasets, current_agent
+from support.api_setup.agents import attach_datasets, saved_agent
+from support.step_helpers import need
 from support.ui.configure import ConfigurePage
 from support.world import World
 
 
 def _ready_knowledge(world: World) -> Dataset:
-    dataset = world.agent_builder.seeded.ready_knowledge
-    if dataset is None:
-        raise AssertionError("Resolve the dataset first: 'Given the ready knowledge dataset is available'.")
-    return dataset
+    hint = "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
+    return need(world.agent_builder.seeded.ready_knowledge, hint)
 
 
 @given("the ready knowledge dataset has been attached via API")
@@ -49,13 +48,12 @@ def step_dataset_attached(context: Context) -> None:
 def step_draft_uses_dataset(context: Context) -> None:
     """The agent's draft (console API) uses the ready-knowledge dataset."""
     world: World = context.world
-    ids = world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
+    ids = saved_agent(world).draft.config.knowledge.dataset_ids
     assert ids == [_ready_knowledge(world).id], f"the draft's datasets are {ids}"
 
 
 @then("the agent's draft uses no dataset")
 def step_draft_no_dataset(context: Context) -> None:
     """The agent's draft (console API) uses no dataset."""
-    world: World = context.world
-    ids = world.console.get_agent(current_agent(world).id).draft.config.knowledge.dataset_ids
+    ids = saved_agent(context.world).draft.config.knowledge.dataset_ids
     assert not ids, f"the draft still has datasets {ids}"

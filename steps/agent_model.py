@@ -5,7 +5,8 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import Model
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import saved_agent
+from support.step_helpers import need
 from support.ui.configure import ConfigurePage
 from support.world import World
 
@@ -17,10 +18,8 @@ def step_model_picker_shows(context: Context, option: str) -> None:
 
 
 def _stable_model(world: World) -> Model:
-    model = world.agent_builder.seeded.stable_model
-    if model is None:
-        raise AssertionError("Resolve the stable model first: 'Given the stable chat model is available'.")
-    return model
+    hint = "Resolve the stable model first: 'Given the stable chat model is available'."
+    return need(world.agent_builder.seeded.stable_model, hint)
 
 
 def _model_label(model: Model) -> str:
@@ -54,5 +53,5 @@ def step_draft_uses_stable(context: Context) -> None:
     """The agent's draft (console API) uses the stable model."""
     world: World = context.world
     model = _stable_model(world)
-    chosen = world.console.get_agent(current_agent(world).id).draft.config.model
+    chosen = saved_agent(world).draft.config.model
     assert chosen is not None and (chosen.provider_id, chosen.name) == (model.provider_id, model.name), chosen

@@ -4,8 +4,13 @@ from behave import step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api.console import ConsoleApiError
-from support.api_setup.agents import agent_by_label, current_agent, track_agent
+from support.api_setup.agents import (
+    agent_by_label,
+    agent_is_gone,
+    current_agent,
+    saved_agent,
+    track_agent_created_in_page,
+)
 from support.ui.configure import ConfigurePage
 from support.ui.roster import RosterPage
 from support.world import World
@@ -23,7 +28,6 @@ def step_open_roster(context: Context) -> None:
 
 @when("I immediately open the agent roster")
 def step_open_roster_immediately(context: Context) -> None:
-    # Same navigation, named for intent: no wait for the publish bar to say "Saved" first.
     """Open the roster at once, without waiting for the publish bar to say Saved."""
     context.world.open(RosterPage.PATH)
 
@@ -42,7 +46,7 @@ def step_create_from_roster(context: Context, label: str) -> None:
     world: World = context.world
     _roster(world).create(world.name(label))
     expect(world.page).to_have_url(ConfigurePage.url())
-    track_agent(world, world.console.get_agent(ConfigurePage(world.page).agent_id()), label)
+    track_agent_created_in_page(world, ConfigurePage(world.page).agent_id(), label)
 
 
 @when("I search the roster for the agent {string}")
@@ -134,17 +138,10 @@ def step_cancel_delete(context: Context) -> None:
 @then("the agent still exists in the console")
 def step_agent_exists(context: Context) -> None:
     """The console API still has the current agent."""
-    world: World = context.world
-    world.console.get_agent(current_agent(world).id)
+    saved_agent(context.world)  # a refusal (404) fails the step
 
 
 @then("the agent no longer exists in the console")
 def step_agent_gone(context: Context) -> None:
     """The console API no longer has the current agent."""
-    world: World = context.world
-    try:
-        world.console.get_agent(current_agent(world).id)
-    except ConsoleApiError as error:
-        assert error.status == 404, error
-    else:
-        raise AssertionError("the agent detail still answers after deletion")
+    assert agent_is_gone(context.world), "the agent detail still answers after deletion"

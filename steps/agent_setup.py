@@ -3,7 +3,7 @@
 from behave import given, step
 from behave.runner import Context
 
-from support.api.models import AgentModelRef, Model
+from support.api.models import AgentModelRef
 from support.api_setup.agents import (
     change_draft,
     create_basic_agent,
@@ -12,7 +12,15 @@ from support.api_setup.agents import (
     enable_tool,
     publish_agent,
 )
+from support.step_helpers import need
+from support.tags import DECISION_MODEL_STEP, STABLE_MODEL_STEP
 from support.world import World
+
+# A setup agent runs on the seeded model a fixture step resolved: a scenario never picks one itself.
+STABLE_MODEL_FIRST = f"A runnable agent runs on a seeded model: put `Given {STABLE_MODEL_STEP}` before it."
+DECISION_MODEL_FIRST = (
+    f"A decision agent runs on a seeded model: put `Given {DECISION_MODEL_STEP}` before it."
+)
 
 
 @given("a basic configured agent has been created via API")
@@ -27,20 +35,11 @@ def step_basic_agent_named(context: Context, label: str) -> None:
     create_basic_agent(context.world, label)
 
 
-def _resolved_model(model: Model | None, agent: str, fixture_step: str) -> Model:
-    """The seeded model an earlier fixture step resolved; a scenario never picks one itself."""
-    if model is None:
-        raise AssertionError(f"A {agent} runs on a seeded model: put `Given {fixture_step}` before it.")
-    return model
-
-
 @given("a runnable agent has been created via API")
 def step_runnable_agent(context: Context) -> None:
     """An agent on the seeded stable model; needs the stable model fixture first."""
     world: World = context.world
-    seeded = world.agent_builder.seeded
-    model = _resolved_model(seeded.stable_model, "runnable agent", "the stable chat model is available")
-    create_runnable_agent(world, model)
+    create_runnable_agent(world, need(world.agent_builder.seeded.stable_model, STABLE_MODEL_FIRST))
 
 
 # Only for autonomous planning; general runtime behaviour uses the runnable agent (stable model).
@@ -48,9 +47,7 @@ def step_runnable_agent(context: Context) -> None:
 def step_decision_agent(context: Context) -> None:
     """An agent on the decision model, only for autonomous planning."""
     world: World = context.world
-    seeded = world.agent_builder.seeded
-    model = _resolved_model(seeded.decision_model, "decision agent", "the decision chat model is available")
-    create_decision_agent(world, model)
+    create_decision_agent(world, need(world.agent_builder.seeded.decision_model, DECISION_MODEL_FIRST))
 
 
 @given("the agent's draft refers to a model that does not exist")
@@ -69,6 +66,7 @@ def step_other_tab_saves(context: Context, instructions: str) -> None:
 
 @given("the agent greets with {string} and suggests {string} and {string} via API")
 def step_greeting_via_api(context: Context, opening: str, first: str, second: str) -> None:
+    """Save the opening statement and two suggested questions in the draft through the API (setup)."""
     change_draft(context.world, opening_statement=opening, suggested_questions=[first, second])
 
 
@@ -82,10 +80,7 @@ def step_other_tab_saves_opening(context: Context, text: str) -> None:
 def step_another_published_agent(context: Context) -> None:
     """A second runnable agent, published through the API; it becomes "the agent"."""
     world: World = context.world
-    model = _resolved_model(
-        world.agent_builder.seeded.stable_model, "runnable agent", "the stable chat model is available"
-    )
-    create_runnable_agent(world, model, "another")
+    create_runnable_agent(world, need(world.agent_builder.seeded.stable_model, STABLE_MODEL_FIRST), "another")
     publish_agent(world)
 
 

@@ -7,6 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.access import create_api_key, create_other_api_key, track_shown_api_key
+from support.step_helpers import need
 from support.ui.access_point import AccessPointPage
 from support.ui.browser_page import BrowserPage
 from support.world import World
@@ -67,8 +68,7 @@ def step_key_masked(context: Context) -> None:
 
 def _masked(secret: str | None) -> str:
     """What the key list shows of a key: the start of its secret (its stored prefix)."""
-    assert secret, "no API key of that kind exists in this scenario"
-    return secret[:8]
+    return need(secret, "no API key of that kind exists in this scenario")[:8]
 
 
 @when("I revoke the API key")

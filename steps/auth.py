@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from support.api.console import session_of, status_of
 from support.step_args import data_table
+from support.step_helpers import need
 from support.ui.nav_bar import NavBar
 from support.ui.roster import RosterPage
 from support.ui.sign_in import SignInPage
@@ -27,7 +28,8 @@ def _sign_in(world: World, email: str, password: str) -> None:
 
 @when("I open a sign-in link that sends me on to {string}")
 def step_open_sign_in_link(context: Context, target: str) -> None:
-    # `target` goes into the query as written: "%09" is a tab once the page reads it.
+    """Open the sign-in page with `next` set to the target, written into the query as is."""
+    # "%09" is a tab once the page reads it.
     context.world.open(f"{SignInPage.PATH}?next={target}")
 
 
@@ -93,8 +95,7 @@ def step_nav_shows_email(context: Context) -> None:
 def step_old_session_refused(context: Context) -> None:
     """The session token from before signing out no longer opens the console API (401)."""
     world: World = context.world
-    session = world.agent_builder.auth.signed_out_session
-    assert session, "this scenario did not sign out of a session"
+    session = need(world.agent_builder.auth.signed_out_session, "this scenario did not sign out of a session")
     status = status_of(world.console_url, "GET", "/console/api/me", token=session)
     assert status == 401, f"the console API answered {status} to the session the user signed out of"
 

@@ -1,8 +1,9 @@
 """Limits on replies in progress (docs/console.md, "Chat"): a visitor's replies held open in
 several tabs of the web app, one question too many refused for now and kept in the composer, and
-sent again once a reply has ended. Model calls are held open by the record/replay server."""
+sent again once a reply has ended. Model calls are held open by the record/replay server (the
+`stalls the next {int} calls` sentences of model_faults.py)."""
 
-from behave import given, then, when
+from behave import then, when
 from behave.api.step_matchers import use_default_step_matcher
 from behave.cucumber_expression import use_step_matcher_for_cucumber_expressions
 from behave.runner import Context
@@ -10,26 +11,14 @@ from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
 from support.browser.loading import wait_until_loaded
-from support.replay.control import ReplayControl
-from support.replay.scope import HangPatch
-from support.tags import PROVIDER_FAULT, WEB_APP_CHAT
+from support.step_helpers import LONG_WAIT_MS
+from support.tags import WEB_APP_CHAT
 from support.ui.web_app import WebAppPage
 from support.world import World
-
-REPLY_TIMEOUT_MS = 30_000
 
 # This module's sentences are Cucumber Expressions ({int}, {string}), whatever steps/ defaults to;
 # the default comes back at its end, for the modules behave loads after it.
 use_step_matcher_for_cucumber_expressions()
-
-
-def _replay(world: World) -> ReplayControl:
-    if world.replay is None:
-        raise AssertionError(
-            "Provider faults need the record/replay server: tag the scenario @external-model and run it "
-            "through `make post-merge` (which sets E2E_REPLAY_URL)."
-        )
-    return world.replay
 
 
 def _go_back_to_tab(world: World, number: int) -> None:
@@ -38,24 +27,6 @@ def _go_back_to_tab(world: World, number: int) -> None:
     assert len(tabs) >= number, f"the browser has {len(tabs)} tab(s), not a tab number {number}"
     world.page = tabs[number - 1]
     world.page.bring_to_front()
-
-
-@given("the model provider stalls the next {int} calls")
-@PROVIDER_FAULT
-def step_stall_next_calls(context: Context, count: int) -> None:
-    """Each of the next model calls hangs until the product gives up on it (e.g. Stop)."""
-    replay = _replay(context.world)
-    first = replay.add_patch(HangPatch()).call
-    assert first is not None  # the server resolves "the next call" to its number
-    for call in range(first + 1, first + count):
-        replay.add_patch(HangPatch(call=call))
-
-
-@when("{int} model calls are provably stalled")
-@PROVIDER_FAULT
-def step_wait_parked(context: Context, count: int) -> None:
-    """Act only once the replay server holds that many calls open: each reply is in progress."""
-    _replay(context.world).wait_until_parked(count=count)
 
 
 @when("I open the agent's web app in another tab")
@@ -89,10 +60,12 @@ def step_third_tab(context: Context) -> None:
 @then("the web app says {string} under the composer")
 @WEB_APP_CHAT
 def step_refused_under_composer(context: Context, text: str) -> None:
-    """A question was refused for now: the page says why outside the conversation, which shows no
-    error and no bubble for it."""
+    """The web app says, outside the conversation, why a question was refused for now.
+
+    The conversation shows no error and no bubble for it.
+    """
     web_app = WebAppPage(context.world.page)
-    expect(web_app.alert_saying(text)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.alert_saying(text)).to_be_visible(timeout=LONG_WAIT_MS)
     expect(web_app.alert).to_have_count(0)  # nothing in the conversation
 
 
@@ -102,7 +75,7 @@ def step_question_kept(context: Context, text: str) -> None:
     """The refused question waits in the composer, which is usable, and not in the conversation."""
     web_app = WebAppPage(context.world.page)
     expect(web_app.message_field).to_have_value(text)
-    web_app.expect_ready_for_another_message(REPLY_TIMEOUT_MS)
+    web_app.expect_ready_for_another_message(LONG_WAIT_MS)
     expect(web_app.user_messages.filter(has_text=text)).to_have_count(0)
 
 
@@ -129,7 +102,7 @@ def step_reply_in_progress(context: Context, text: str) -> None:
     """The question is in the conversation and its reply is being written (the console took it)."""
     web_app = WebAppPage(context.world.page)
     expect(web_app.last_question).to_contain_text(text)
-    expect(web_app.last_reply).to_have_attribute("aria-busy", "true", timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.last_reply).to_have_attribute("aria-busy", "true", timeout=LONG_WAIT_MS)
     expect(web_app.stop_button).to_be_visible()
 
 

@@ -6,7 +6,8 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import AgentDetail
-from support.api_setup.agents import agent_by_label, current_agent, track_agent
+from support.api_setup.access import api_keys
+from support.api_setup.agents import agent_by_label, current_agent, saved_agent, track_agent_created_in_page
 from support.ui.configure import ConfigurePage
 from support.ui.duplicate_dialog import DuplicateDialog
 from support.world import World
@@ -19,13 +20,13 @@ def _finish(world: World, dialog: DuplicateDialog, original: AgentDetail) -> Non
     dialog.confirm()
     expect(world.page).not_to_have_url(ConfigurePage.url(original.id))
     expect(world.page).to_have_url(ConfigurePage.url())
-    copy = world.console.get_agent(ConfigurePage(world.page).agent_id())
     world.agent_builder.configure.agents_by_label["original"] = original
-    track_agent(world, copy, COPY_LABEL)
+    track_agent_created_in_page(world, ConfigurePage(world.page).agent_id(), COPY_LABEL)
 
 
 @when("I duplicate the agent from the roster, keeping the suggested name")
 def step_duplicate_from_roster(context: Context) -> None:
+    """Duplicate the agent from its roster row under the suggested name; the copy becomes "the agent"."""
     world: World = context.world
     original = current_agent(world)
     dialog = DuplicateDialog.open_from_roster(world.page, original.name)
@@ -35,6 +36,7 @@ def step_duplicate_from_roster(context: Context) -> None:
 
 @when("I duplicate the agent from its configure page as {string}")
 def step_duplicate_from_configure(context: Context, label: str) -> None:
+    """Duplicate the agent from its configure page under a run-unique name; the copy becomes "the agent"."""
     world: World = context.world
     original = current_agent(world)
     dialog = DuplicateDialog.open_from_configure_page(world.page)
@@ -44,6 +46,7 @@ def step_duplicate_from_configure(context: Context, label: str) -> None:
 
 @then("the copy is named {string} after the original")
 def step_copy_named(context: Context, suffix: str) -> None:
+    """The copy's name is the original's followed by the suffix."""
     world: World = context.world
     copy = current_agent(world)
     assert copy.name == f"{agent_by_label(world, 'original').name}{suffix}", copy.name
@@ -51,25 +54,27 @@ def step_copy_named(context: Context, suffix: str) -> None:
 
 @then("the copy has the original's draft configuration")
 def step_copy_has_config(context: Context) -> None:
+    """The copy's draft configuration (console API) equals the original's."""
     world: World = context.world
-    copy = world.console.get_agent(current_agent(world).id)
-    original = world.console.get_agent(agent_by_label(world, "original").id)
+    copy = saved_agent(world)
+    original = saved_agent(world, "original")
     assert copy.id != original.id
     assert copy.draft.config == original.draft.config, (copy.draft.config, original.draft.config)
 
 
 @then("the copy is not published and has no API keys")
 def step_copy_unpublished(context: Context) -> None:
+    """The copy (console API) has no published version, no access turned on and no API key."""
     world: World = context.world
-    copy = world.console.get_agent(current_agent(world).id)
+    copy = saved_agent(world)
     assert copy.published is None, f"the copy has published version v{copy.published.version}"
     assert not copy.access.web_app_enabled and not copy.access.service_api_enabled, copy.access
-    assert world.console.list_api_keys(copy.id).data == [], "the copy has API keys"
+    assert api_keys(world) == [], "the copy has API keys"
 
 
 @then("the original is still published with its API key")
 def step_original_unchanged(context: Context) -> None:
+    """The original (console API) is still published and still has its one API key."""
     world: World = context.world
-    original = agent_by_label(world, "original")
-    assert world.console.get_agent(original.id).published is not None, "the original lost its publication"
-    assert len(world.console.list_api_keys(original.id).data) == 1, "the original lost its API key"
+    assert saved_agent(world, "original").published is not None, "the original lost its publication"
+    assert len(api_keys(world, "original")) == 1, "the original lost its API key"

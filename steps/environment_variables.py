@@ -20,31 +20,37 @@ def _section(world: World) -> EnvVarsSection:
 
 @given("the agent has the variable {variable} set to {string} via API")
 def step_variable_via_api(context: Context, name: str, value: str) -> None:
+    """Add the variable to the agent through the API (setup)."""
     add_env_var(context.world, name, value)
 
 
 @given("the agent has the secret variable {variable} set to {string} via API")
 def step_secret_via_api(context: Context, name: str, value: str) -> None:
+    """Add the variable, as a secret, to the agent through the API (setup)."""
     add_env_var(context.world, name, value, secret=True)
 
 
 @when("I add the variable {variable} with the value {string}")
 def step_add_variable(context: Context, name: str, value: str) -> None:
+    """Add the variable in the page's variables section."""
     _section(context.world).add(name, value)
 
 
 @when("I add the secret variable {variable} with the value {string}")
 def step_add_secret(context: Context, name: str, value: str) -> None:
+    """Add the variable as a secret in the page's variables section."""
     _section(context.world).add(name, value, secret=True)
 
 
 @when("I try to add a variable named {string}")
 def step_try_bad_name(context: Context, name: str) -> None:
+    """Try to add a variable of that name in the page (any value)."""
     _section(context.world).add(name, "any value")
 
 
 @when("I change the variable {variable} to {string}")
 def step_edit_variable(context: Context, name: str, value: str) -> None:
+    """Change the variable's value in its edit dialog, and save."""
     dialog = _section(context.world).open_edit(name)
     dialog.value.fill(value)
     dialog.save()
@@ -52,21 +58,25 @@ def step_edit_variable(context: Context, name: str, value: str) -> None:
 
 @when("I delete the variable {variable}")
 def step_delete_variable(context: Context, name: str) -> None:
+    """Delete the variable in the page."""
     _section(context.world).delete(name)
 
 
 @when("I import an env file containing:")
 def step_import(context: Context) -> None:
+    """Import a .env file whose text is the doc string."""
     _section(context.world).import_file(".env", doc_string(context).encode())
 
 
 @when("I import an env file that is not text")
 def step_import_binary(context: Context) -> None:
+    """Import a .env file that is binary, not text."""
     _section(context.world).import_file("picture.env", NOT_TEXT)
 
 
 @then("the variables are listed:")
 def step_variables_listed(context: Context) -> None:
+    """The section lists exactly these variables, each showing its value."""
     section = _section(context.world)
     expect(section.rows).to_have_count(len(data_table(context).rows))
     for row in data_table(context):
@@ -75,11 +85,13 @@ def step_variables_listed(context: Context) -> None:
 
 @then("the variable {variable} is not listed")
 def step_variable_gone(context: Context, name: str) -> None:
+    """The section does not list the variable."""
     expect(_section(context.world).row(name)).to_have_count(0)
 
 
 @then("the variable {variable} is shown masked as {string}")
 def step_variable_masked(context: Context, name: str, masked: str) -> None:
+    """The section shows the variable's value masked, marked Secret."""
     expect(_section(context.world).value_of(name)).to_have_text(f"{masked} Secret")
 
 
@@ -95,22 +107,26 @@ def step_api_masks_secret(context: Context, name: str, masked: str) -> None:
 
 @then("the variable dialog says {string}")
 def step_dialog_says(context: Context, text: str) -> None:
+    """The Add variable dialog shows the field error."""
     expect(_section(context.world).dialog("Add variable").field_error(text)).to_be_visible()
 
 
 @then("no variable was saved")
 def step_nothing_saved(context: Context) -> None:
+    """Neither the console API nor the page lists any variable."""
     assert env_vars(context.world) == {}, env_vars(context.world)
     expect(_section(context.world).rows).to_have_count(0)
 
 
 @then("the import reports {string}")
 def step_import_reports(context: Context, text: str) -> None:
+    """The section shows the import's report."""
     expect(_section(context.world).says(text)).to_be_visible()
 
 
 @then("the import lists the skipped lines:")
 def step_skipped_lines(context: Context) -> None:
+    """The import lists exactly these skipped lines, each with its reason."""
     lines = _section(context.world).skipped_lines
     expected = [f"Line {row['line']}: {row['reason']}" for row in data_table(context)]
     expect(lines).to_have_count(len(expected))
@@ -120,4 +136,5 @@ def step_skipped_lines(context: Context) -> None:
 
 @then("the variables section shows the error {string}")
 def step_section_error(context: Context, text: str) -> None:
+    """The variables section shows an error containing the text."""
     expect(_section(context.world).error).to_contain_text(text)

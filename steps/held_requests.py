@@ -9,16 +9,15 @@ from behave import then, when
 from behave.runner import Context
 
 from support.browser.held_requests import HeldRequest
+from support.step_helpers import need
 from support.world import World
 
 
 def _held(world: World, what: str) -> HeldRequest:
-    held = world.held.get(what)
-    if held is None:
-        raise AssertionError(
-            f'Nothing holds the {what}: start with "Given the console holds the next {what}".'
-        )
-    return held
+    return need(
+        world.held.get(what),
+        f'Nothing holds the {what}: start with "Given the console holds the next {what}".',
+    )
 
 
 @then("the held {held_request} has been sent")

@@ -7,22 +7,21 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import Dataset
-from support.api_setup.knowledge import create_dataset, create_indexed_dataset, track_dataset
+from support.api_setup.knowledge import (
+    create_dataset,
+    create_indexed_dataset,
+    track_dataset_created_in_page,
+)
 from support.seeded.specs import dataset_specs
 from support.step_args import doc_string
+from support.step_helpers import LONG_WAIT_MS, need
 from support.ui.dataset import DatasetPage
 from support.ui.knowledge import KnowledgePage
 from support.world import World
 
-# Indexing runs in the background; allow it longer than an ordinary UI assertion.
-INDEXING_TIMEOUT_MS = 30_000
-
 
 def _dataset(world: World) -> Dataset:
-    dataset = world.agent_builder.knowledge.dataset
-    if dataset is None:
-        raise AssertionError("No dataset in this scenario yet: create one first.")
-    return dataset
+    return need(world.agent_builder.knowledge.dataset, "No dataset in this scenario yet: create one first.")
 
 
 @when("I open the knowledge page")
@@ -38,9 +37,7 @@ def step_create_dataset_ui(context: Context, label: str) -> None:
     name = world.name(label)
     KnowledgePage(world.page).create_dataset(name)
     expect(world.page).to_have_url(DatasetPage.url())
-    dataset_id = DatasetPage(world.page).dataset_id()
-    (match,) = [d for d in world.console.list_datasets(name).data if d.id == dataset_id]
-    track_dataset(world, match)
+    track_dataset_created_in_page(world, DatasetPage(world.page).dataset_id(), name)
 
 
 @then("I see the dataset's page")
@@ -100,7 +97,7 @@ def step_upload_document(context: Context, name: str, text: str) -> None:
 def step_document_status(context: Context, name: str, status: str) -> None:
     """The document shows the status (indexing is asynchronous: waits for it)."""
     world: World = context.world
-    expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=INDEXING_TIMEOUT_MS)
+    expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=LONG_WAIT_MS)
 
 
 @then("I see the document error {string}")
@@ -165,8 +162,8 @@ def _ready_knowledge_token() -> str:
 def step_open_ready_knowledge(context: Context) -> None:
     """Open the seeded ready-knowledge dataset's page."""
     world: World = context.world
-    dataset = world.agent_builder.seeded.ready_knowledge
-    assert dataset is not None, "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
+    hint = "Resolve the dataset first: 'Given the ready knowledge dataset is available'."
+    dataset = need(world.agent_builder.seeded.ready_knowledge, hint)
     world.open(DatasetPage.path(dataset.id))
 
 

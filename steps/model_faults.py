@@ -6,17 +6,17 @@ from behave.runner import Context
 
 from support.replay.control import ReplayControl
 from support.replay.scope import FailPatch, HangPatch, PacePatch
+from support.step_helpers import need
 from support.tags import PROVIDER_FAULT, REPLAYED_CALLS
 from support.world import World
 
 
 def _replay(world: World) -> ReplayControl:
-    if world.replay is None:
-        raise AssertionError(
-            "Provider faults need the record/replay server: tag the scenario @external-model and run it "
-            "through `make post-merge` (which sets E2E_REPLAY_URL)."
-        )
-    return world.replay
+    hint = (
+        "Provider faults need the record/replay server: tag the scenario @external-model and run it "
+        "through `make post-merge` (which sets E2E_REPLAY_URL)."
+    )
+    return need(world.replay, hint)
 
 
 @given("the model provider fails the next call with status {int}")
@@ -28,6 +28,7 @@ def step_fail_next(context: Context, status: int) -> None:
 
 @given("the model provider fails the next transcription with status {int}")
 def step_fail_next_transcription(context: Context, status: int) -> None:
+    """The next transcription (voice input) answers this HTTP status (a replay server patch)."""
     _replay(context.world).add_patch(FailPatch(target="transcription", status=status))
 
 
@@ -45,6 +46,17 @@ def step_stall_next(context: Context) -> None:
     _replay(context.world).add_patch(HangPatch())
 
 
+@given("the model provider stalls the next {int} calls")
+@PROVIDER_FAULT
+def step_stall_next_calls(context: Context, count: int) -> None:
+    """Each of the next model calls hangs until the product gives up on it: replies held at once."""
+    replay = _replay(context.world)
+    first = replay.add_patch(HangPatch()).call
+    assert first is not None  # the server resolves "the next call" to its number
+    for call in range(first + 1, first + count):
+        replay.add_patch(HangPatch(call=call))
+
+
 @when("the model call is provably stalled")
 @PROVIDER_FAULT
 def step_wait_parked(context: Context) -> None:
@@ -52,11 +64,21 @@ def step_wait_parked(context: Context) -> None:
     _replay(context.world).wait_until_parked()
 
 
+@when("{int} model calls are provably stalled")
+@PROVIDER_FAULT
+def step_wait_parked_count(context: Context, count: int) -> None:
+    """Act only once the replay server holds that many calls open: each reply is in progress."""
+    _replay(context.world).wait_until_parked(count=count)
+
+
 @then("the model was instructed exactly as when its answers were recorded")
 @REPLAYED_CALLS
 def step_no_prompt_drift(context: Context) -> None:
-    """Every model call so far carried the system prompt its recording was made with. The prompt is
-    not in the replay key, so a replayed answer alone proves nothing about the instructions sent."""
+    """Every model call so far carried the system prompt its recording was made with.
+
+    The prompt is not in the replay key, so a replayed answer alone proves nothing about the
+    instructions sent.
+    """
     drift = _replay(context.world).scope_so_far().prompt_drift
     assert not drift, (
         "the model was sent other instructions than when its answers were recorded: "

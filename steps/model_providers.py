@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.fake_provider import KeyQuotingProvider
 from support.api_setup.model_providers import add_provider, track_provider_by_name
+from support.step_helpers import need
 from support.ui.model_providers import ModelProvidersPage
 from support.world import World
 
@@ -41,6 +42,7 @@ def step_add_provider(context: Context, label: str, base_url: str, api_key: str)
 
 @given("a model provider that refuses every key and quotes it back")
 def step_key_quoting_provider(context: Context) -> None:
+    """Start a model provider (served by the suite) that refuses every key and quotes it back."""
     world: World = context.world
     provider = KeyQuotingProvider()
     world.register_cleanup(provider.stop, "the key-quoting model provider")
@@ -49,9 +51,10 @@ def step_key_quoting_provider(context: Context) -> None:
 
 @when("I add a provider named {string} at that provider with API key {string}")
 def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
+    """Add a provider at that provider's URL in the page; its name is run-unique."""
     world: World = context.world
-    url = world.agent_builder.providers.fake_provider_url
-    assert url is not None, "start the provider first: 'a model provider that refuses every key ...'"
+    hint = "start the provider first: 'a model provider that refuses every key ...'"
+    url = need(world.agent_builder.providers.fake_provider_url, hint)
     name = _provider_name(world, label)
     track_provider_by_name(world, name)
     ModelProvidersPage(world.page).add(name, url, api_key)
@@ -73,6 +76,7 @@ def step_provider_error(context: Context, label: str) -> None:
 
 @then("the provider {string} shows the error {string}")
 def step_provider_error_text(context: Context, label: str, text: str) -> None:
+    """The provider's row shows a validation error containing the text."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).error(_provider_name(world, label))).to_contain_text(text)
 

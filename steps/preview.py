@@ -7,13 +7,11 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import current_agent, last_preview_reply
 from support.goldens import check_aria, check_text, event_sequence
+from support.step_helpers import LONG_WAIT_MS, need
 from support.ui.preview import PreviewPane
 from support.world import World
-
-# A reply waits on the runtime, the model (or its replay) and tools; longer than a UI assertion.
-REPLY_TIMEOUT_MS = 30_000
 
 
 def _preview(world: World) -> PreviewPane:
@@ -22,66 +20,78 @@ def _preview(world: World) -> PreviewPane:
 
 @when("I ask the preview {string}")
 def step_ask(context: Context, text: str) -> None:
+    """Type the question in the preview and send it."""
     world: World = context.world
     world.agent_builder.preview.replies.append(_preview(world).ask(text))
 
 
 @when("I send the preview message")
 def step_send(context: Context) -> None:
+    """Send what the preview's message field holds."""
     world: World = context.world
     world.agent_builder.preview.replies.append(_preview(world).send())
 
 
 @then("the preview replies {string}")
 def step_replies(context: Context, text: str) -> None:
-    expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
+    """The preview's last reply, once finished, is exactly the text."""
+    expect(_preview(context.world).finished_reply_text(LONG_WAIT_MS)).to_have_text(text)
 
 
 @then("the preview's reply mentions {string}")
 def step_reply_mentions(context: Context, text: str) -> None:
-    expect(_preview(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
+    """The preview's last reply, once finished, contains the text."""
+    expect(_preview(context.world).finished_reply_text(LONG_WAIT_MS)).to_contain_text(text)
 
 
 @then("the preview tool {string} shows the result {string}")
 def step_tool_result(context: Context, name: str, text: str) -> None:
-    expect(_preview(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+    """The preview's card of the tool call shows the result text."""
+    expect(_preview(context.world).tool(name)).to_contain_text(text, timeout=LONG_WAIT_MS)
 
 
 @then("the preview tool {string} cites {string}")
 def step_tool_cites(context: Context, name: str, source: str) -> None:
+    """The preview's card of the tool call lists the source once."""
     expect(_preview(context.world).sources(name).filter(has_text=source)).to_have_count(
-        1, timeout=REPLY_TIMEOUT_MS
+        1, timeout=LONG_WAIT_MS
     )
 
 
 @then("the preview shows the provider error mentioning {string}")
 def step_provider_error(context: Context, text: str) -> None:
-    expect(_preview(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+    """The preview shows the provider's error containing the text."""
+    expect(_preview(context.world).alert).to_contain_text(text, timeout=LONG_WAIT_MS)
 
 
 @then("the preview composer accepts another message")
 def step_composer_ready(context: Context) -> None:
-    _preview(context.world).expect_ready_for_another_message(REPLY_TIMEOUT_MS)
+    """The preview's message field and Send are enabled again, and Stop is gone."""
+    _preview(context.world).expect_ready_for_another_message(LONG_WAIT_MS)
 
 
 @when("I stop the preview reply")
 def step_stop(context: Context) -> None:
+    """Click Stop while the preview's reply is being written."""
     _preview(context.world).stop_button.click()
 
 
 @then("the preview reply is marked {string}")
 def step_reply_marked(context: Context, status: str) -> None:
+    """The preview's last reply carries the status (e.g. "Stopped")."""
     preview = _preview(context.world)
-    expect(preview.reply_status(preview.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    expect(preview.reply_status(preview.last_reply, status)).to_be_visible(timeout=LONG_WAIT_MS)
 
 
 @when("I restart the preview")
 def step_restart(context: Context) -> None:
+    """Click Restart: the preview starts a new conversation."""
     _preview(context.world).restart_button.click()
 
 
 @then("the preview conversation is empty")
 def step_empty(context: Context) -> None:
+    """The preview shows no question and no reply."""
     preview = _preview(context.world)
     expect(preview.user_messages).to_have_count(0)
     expect(preview.agent_messages).to_have_count(0)
@@ -90,21 +100,25 @@ def step_empty(context: Context) -> None:
 @then("the preview shows {int} question")
 @then("the preview shows {int} questions")
 def step_question_count(context: Context, count: int) -> None:
-    expect(_preview(context.world).user_messages).to_have_count(count, timeout=REPLY_TIMEOUT_MS)
+    """The preview's conversation holds that many questions."""
+    expect(_preview(context.world).user_messages).to_have_count(count, timeout=LONG_WAIT_MS)
 
 
 @then("the preview says {string}")
 def step_says(context: Context, text: str) -> None:
+    """The preview's notice reads exactly the text."""
     expect(_preview(context.world).notice).to_have_text(text)
 
 
 @then("the preview message field shows {string}")
 def step_message_field(context: Context, text: str) -> None:
+    """The preview's message field holds exactly the text."""
     expect(_preview(context.world).message_field).to_have_value(text)
 
 
 @then("the preview message field is empty")
 def step_message_field_empty(context: Context) -> None:
+    """The preview's message field is empty."""
     expect(_preview(context.world).message_field).to_have_value("")
 
 
@@ -113,10 +127,10 @@ def step_message_field_empty(context: Context) -> None:
 def step_recorded_retries(context: Context, count: int) -> None:
     """Read the stored preview conversation through the console API, as the pane itself does."""
     world: World = context.world
-    agent_id = current_agent(world).id
-    conversation_id = _preview(world).stored_conversation_id(agent_id)
-    assert conversation_id, "the preview holds no conversation"
-    reply = world.console.preview_messages(agent_id, conversation_id).data[-1]
+    conversation_id = need(
+        _preview(world).stored_conversation_id(current_agent(world).id), "the preview holds no conversation"
+    )
+    reply = last_preview_reply(world, conversation_id)
     assert reply.role == "assistant" and reply.retries == count, f"the last stored reply is {reply!r}"
 
 
@@ -139,5 +153,6 @@ def step_stream_golden(context: Context, name: str) -> None:
 
 @then("the preview conversation matches the golden {string}")
 def step_conversation_golden(context: Context, name: str) -> None:
+    """The preview conversation's accessibility snapshot equals the golden file."""
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", _preview(world).conversation)

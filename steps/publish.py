@@ -6,7 +6,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, current_agent, publish_agent
+from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, publish_agent, saved_agent
 from support.step_args import data_table
 from support.ui.publish_bar import PublishBar
 from support.world import World
@@ -53,8 +53,7 @@ def step_publish_refused_mentioning(context: Context, text: str) -> None:
 @then("the agent has no published version")
 def step_no_published_version(context: Context) -> None:
     """The agent (console API) has no published version."""
-    world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
+    agent = saved_agent(context.world)
     assert agent.published is None, f"the agent has published version v{agent.published.version}"
     assert not agent.access.published, "the access state says the agent is published"
 
@@ -68,8 +67,7 @@ def step_published_via_api(context: Context) -> None:
 @then("the agent's published version is {int}")
 def step_published_version(context: Context, version: int) -> None:
     """The agent's published version (console API) is this number."""
-    world: World = context.world
-    published = world.console.get_agent(current_agent(world).id).published
+    published = saved_agent(context.world).published
     assert published is not None, "the agent has no published version"
     assert published.version == version, f"the published version is v{published.version}"
 
@@ -77,8 +75,7 @@ def step_published_version(context: Context, version: int) -> None:
 @then("the agent's published instructions are {string}")
 def step_published_instructions(context: Context, text: str) -> None:
     """The published version (console API) has these instructions."""
-    world: World = context.world
-    published = world.console.get_agent(current_agent(world).id).published
+    published = saved_agent(context.world).published
     assert published is not None, "the agent has no published version"
     assert published.config.instructions == text, f"published instructions: {published.config.instructions!r}"
 
@@ -86,7 +83,6 @@ def step_published_instructions(context: Context, text: str) -> None:
 @then("the agent's published instructions are still the runnable agent's instructions")
 def step_published_instructions_unchanged(context: Context) -> None:
     """The published version still has the runnable agent's instructions."""
-    world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
+    agent = saved_agent(context.world)
     assert agent.published is not None, "the agent has no published version"
     assert agent.published.config.instructions == RUNNABLE_INSTRUCTIONS, agent.published.config.instructions

@@ -5,16 +5,14 @@ from behave import then
 from behave.runner import Context
 
 from support.api.shellctl import exec_status
+from support.step_helpers import need
 from support.world import World
 
 
 def _shellctl_url(world: World) -> str:
     backend = world.agent_builder.seeded.agent_backend
-    if backend is None or backend.shellctl_url is None:
-        raise AssertionError(
-            "No shellctl URL is known: run with E2E_START_AGENT_BACKEND=1 (make post-merge) or set E2E_SHELLCTL_URL."
-        )
-    return backend.shellctl_url
+    hint = "No shellctl URL is known: run with E2E_START_AGENT_BACKEND=1 (make post-merge) or set E2E_SHELLCTL_URL."
+    return need(backend.shellctl_url if backend else None, hint)
 
 
 @then("the sandbox refuses a command sent without its token")

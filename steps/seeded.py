@@ -30,6 +30,7 @@ def step_decision_model(context: Context) -> None:
 
 @given("the speech-to-text model is available")
 def step_speech_to_text_model(context: Context) -> None:
+    """Resolve the seeded speech-to-text model; fails with the seed command when missing."""
     world: World = context.world
     model = seeded_speech_to_text_model(world.console, world.settings)
     world.agent_builder.seeded.speech_to_text_model = model

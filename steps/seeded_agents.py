@@ -5,16 +5,16 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import AgentDetail
+from support.seeded.agents import dataset_names, tool_labels
+from support.step_helpers import need
 from support.ui.configure import ConfigurePage
 from support.world import World
 
 
 def _fixture_agent(world: World) -> AgentDetail:
     agents = world.agent_builder.seeded.agents
-    if len(agents) != 1:
-        raise AssertionError(f"Resolve exactly one fixture agent first; resolved: {sorted(agents)}")
-    (agent,) = agents.values()
-    return agent
+    only = next(iter(agents.values())) if len(agents) == 1 else None
+    return need(only, f"Resolve exactly one fixture agent first; resolved: {sorted(agents)}")
 
 
 @when("I open the fixture agent's configure page")
@@ -40,15 +40,16 @@ def step_fixture_settings(context: Context) -> None:
         expect(page.suggested_question(index + 1)).to_have_value(question)
     assert config.model is not None
     expect(page.selected_model).to_contain_text(config.model.name)
+    labels = tool_labels(world.console)
     for tool in config.tools:
-        expect(page.tool(_tool_label(world, tool.name))).to_be_checked(checked=tool.enabled)
+        expect(page.tool(labels[tool.name])).to_be_checked(checked=tool.enabled)
     expect(page.field("Top K")).to_have_value(str(config.knowledge.top_k))
     if config.knowledge.score_threshold is not None:
         expect(page.field("Score threshold")).to_have_value(
             _number_input_text(config.knowledge.score_threshold)
         )
-    for dataset_id in config.knowledge.dataset_ids:
-        expect(page.attached_dataset(world.console.get_dataset(dataset_id).name)).to_be_visible()
+    for name in dataset_names(world.console, agent):
+        expect(page.attached_dataset(name)).to_be_visible()
 
 
 @then("the tools show the fixture agent's enabled and disabled states")
@@ -57,27 +58,19 @@ def step_fixture_tools(context: Context) -> None:
     world: World = context.world
     tools = _fixture_agent(world).draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
+    labels = tool_labels(world.console)
     for tool in tools:
-        expect(ConfigurePage(world.page).tool(_tool_label(world, tool.name))).to_be_checked(
-            checked=tool.enabled
-        )
+        expect(ConfigurePage(world.page).tool(labels[tool.name])).to_be_checked(checked=tool.enabled)
 
 
 @then("the knowledge section lists both of the fixture agent's datasets")
 def step_fixture_datasets(context: Context) -> None:
     """The knowledge section lists both datasets of the dual-retrieval agent."""
     world: World = context.world
-    dataset_ids = _fixture_agent(world).draft.config.knowledge.dataset_ids
-    assert len(dataset_ids) == 2, f"the dual retrieval agent has {len(dataset_ids)} datasets"
-    for dataset_id in dataset_ids:
-        expect(
-            ConfigurePage(world.page).attached_dataset(world.console.get_dataset(dataset_id).name)
-        ).to_be_visible()
-
-
-def _tool_label(world: World, name: str) -> str:
-    """The console names each tool; the page shows that label."""
-    return {tool.name: tool.label for tool in world.console.list_tools().data}[name]
+    names = dataset_names(world.console, _fixture_agent(world))
+    assert len(names) == 2, f"the dual retrieval agent has {len(names)} datasets"
+    for name in names:
+        expect(ConfigurePage(world.page).attached_dataset(name)).to_be_visible()
 
 
 def _number_input_text(value: float) -> str:

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from support.api_setup.access import public_urls
 from support.api_setup.seeding_router import publish_without_model, seed_exchanges_out_of_order
 from support.step_args import data_table
+from support.step_helpers import need
 from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World
@@ -15,12 +16,14 @@ from support.world import World
 @given("the agent has been published via the test seeding router")
 @TEST_HOOKS
 def step_seed_published(context: Context) -> None:
+    """Publish the draft as it is, without a model, through the test seeding router (setup)."""
     publish_without_model(context.world)
 
 
 @given("a web app conversation with these backdated exchanges has been seeded out of order:")
 @TEST_HOOKS
 def step_seed_history(context: Context) -> None:
+    """Seed a web app conversation, one exchange per question a day apart, handed over out of order."""
     world: World = context.world
     questions = [row["question"] for row in data_table(context)]
     seeded = seed_exchanges_out_of_order(world, questions)
@@ -30,15 +33,18 @@ def step_seed_history(context: Context) -> None:
 
 @when("I open the agent's web app on the seeded conversation")
 def step_open_seeded(context: Context) -> None:
+    """Open the agent's web app as the seeded conversation's visitor, on that conversation."""
     world: World = context.world
-    conversation_id = world.agent_builder.web_app.conversation_id
-    assert conversation_id, "no conversation was seeded in this scenario"
+    conversation_id = need(
+        world.agent_builder.web_app.conversation_id, "no conversation was seeded in this scenario"
+    )
     world.page.goto(public_urls(world).web_app)
     WebAppPage(world.page).resume_conversation(conversation_id)
 
 
 @then("the web app shows the questions oldest first:")
 def step_questions_in_order(context: Context) -> None:
+    """The web app shows exactly these questions, oldest first, and the last one's answer."""
     web_app = WebAppPage(context.world.page)
     questions = [row["question"] for row in data_table(context)]
     expect(web_app.user_messages).to_have_count(len(questions))

@@ -8,10 +8,18 @@ from support.api.models import AnswerEvent
 from support.api.service import END_USER, ServiceApiError
 from support.api.web_app import conversation_status
 from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import current_agent, saved_agent
 from support.goldens import check_text, event_sequence
+from support.step_helpers import need
 from support.tags import SERVICE_API_CHAT
 from support.world import World
+
+
+def _conversation_id(world: World) -> str:
+    """The conversation the last service API chat started."""
+    return need(
+        world.agent_builder.service_api_chat.conversation_id, "no service API conversation was started"
+    )
 
 
 def _chat_blocking(world: World, query: str, conversation_id: str | None) -> None:
@@ -36,8 +44,7 @@ def step_send_blocking(context: Context, query: str) -> None:
 def step_send_same_conversation(context: Context, query: str) -> None:
     """Send the query in the conversation the previous call started."""
     world: World = context.world
-    assert world.agent_builder.service_api_chat.conversation_id, "no service API conversation was started"
-    _chat_blocking(world, query, world.agent_builder.service_api_chat.conversation_id)
+    _chat_blocking(world, query, _conversation_id(world))
 
 
 @when("I send {string} to the service API in streaming mode")
@@ -79,8 +86,10 @@ def step_streamed_answer(context: Context, text: str) -> None:
 @then("the first words of the streamed answer arrived at least {int} ms before its end")
 @SERVICE_API_CHAT
 def step_streamed_in_parts(context: Context, ms: int) -> None:
-    """The first `message` event reached the client that long before `message_end`: the stream is
-    passed on as it comes, by the console and by any proxy in front of it, not buffered."""
+    """The first `message` event reached the client that long before `message_end`.
+
+    The stream is passed on as it comes, by the console and by any proxy in front of it, not buffered.
+    """
     state = context.world.agent_builder.service_api_chat
     timed = list(zip(state.stream_events, state.stream_arrivals, strict=True))
     first = next(arrived for event, arrived in timed if event.event == "message")
@@ -107,9 +116,7 @@ def step_stream_golden(context: Context, name: str) -> None:
 def step_conversation_exchanges(context: Context, count: int) -> None:
     """The conversation holds that many completed user/assistant exchanges."""
     world: World = context.world
-    conversation_id = world.agent_builder.service_api_chat.conversation_id
-    assert conversation_id
-    messages = service_api_client(world).conversation_messages(conversation_id).data
+    messages = service_api_client(world).conversation_messages(_conversation_id(world)).data
     roles = [message.role for message in messages]
     assert roles == ["user", "assistant"] * count, f"the conversation holds {roles}"
     assert all(message.status == "completed" for message in messages), [m.status for m in messages]
@@ -149,11 +156,14 @@ def step_service_info_other_key(context: Context) -> None:
 
 @given("another published agent has an API key")
 def step_other_agent_key(context: Context) -> None:
-    """Publish a second runnable agent with a key of its own ("the other agent's API key");
-    "the agent" stays the one before."""
+    """Publish a second runnable agent with a key of its own ("the other agent's API key").
+
+    "The agent" stays the one before.
+    """
     world: World = context.world
-    model = world.agent_builder.seeded.stable_model
-    assert model is not None, "Put `Given the stable chat model is available` first."
+    model = need(
+        world.agent_builder.seeded.stable_model, "Put `Given the stable chat model is available` first."
+    )
     world.agent_builder.service_api_chat.other_agent_api_key = another_published_agent_key(world, model)
 
 
@@ -161,22 +171,20 @@ def step_other_agent_key(context: Context) -> None:
 def step_web_app_cannot_read(context: Context) -> None:
     """The agent's web app API does not know the service API conversation (404)."""
     world: World = context.world
-    conversation_id = world.agent_builder.service_api_chat.conversation_id
-    assert conversation_id, "no service API conversation was started"
-    status = conversation_status(public_urls(world).web_app, conversation_id)
+    status = conversation_status(public_urls(world).web_app, _conversation_id(world))
     assert status == 404, f"the web app answered {status} for a service API conversation"
 
 
 def _conversation_status(world: World, secret: str | None = None, user: str = END_USER) -> int:
-    conversation_id = world.agent_builder.service_api_chat.conversation_id
-    assert conversation_id, "no service API conversation was started"
-    return service_api_client(world, secret).conversation_status(conversation_id, user)
+    return service_api_client(world, secret).conversation_status(_conversation_id(world), user)
 
 
 @then("that key reads that conversation")
 def step_key_reads_conversation(context: Context) -> None:
-    """The key and user that started the conversation read it (200): the refusals that follow
-    are about who asks, not about a conversation that cannot be read at all."""
+    """The key and user that started the conversation read it (200).
+
+    The refusals that follow are then about who asks, not about a conversation no one can read.
+    """
     status = _conversation_status(context.world)
     assert status == 200, f"the key that started the conversation was answered {status}"
 
@@ -200,9 +208,8 @@ def step_other_user_cannot_read(context: Context) -> None:
 def step_other_key_cannot_read(context: Context) -> None:
     """Another agent's service API key does not open this agent's conversation (404)."""
     world: World = context.world
-    other_key = world.agent_builder.service_api_chat.other_agent_api_key
-    assert other_key, 'no other agent has a key: add "Given another published agent has an API key"'
-    status = _conversation_status(world, other_key)
+    hint = 'no other agent has a key: add "Given another published agent has an API key"'
+    status = _conversation_status(world, need(world.agent_builder.service_api_chat.other_agent_api_key, hint))
     assert status == 404, f"another agent's key read the conversation ({status})"
 
 
@@ -210,8 +217,8 @@ def step_other_key_cannot_read(context: Context) -> None:
 def step_service_parameters(context: Context) -> None:
     """/v1/parameters equal the published opening statement and questions."""
     world: World = context.world
-    published = world.console.get_agent(current_agent(world).id).published
-    assert published is not None
+    published = saved_agent(world).published
+    assert published is not None, "the agent has no published version"
     parameters = service_api_client(world).parameters()
     assert parameters.opening_statement == published.config.opening_statement, parameters
     assert parameters.suggested_questions == published.config.suggested_questions, parameters

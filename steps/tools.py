@@ -26,8 +26,10 @@ def step_catalog_lists(context: Context) -> None:
 
 @then("the tool {string} says whether its credential is configured")
 def step_tool_readiness(context: Context, label: str) -> None:
-    """The catalog entry says "Ready" when the console holds a credential for the tool, else
-    "Needs credential" (the lane's console may be fresh or seeded)."""
+    """The tool's catalog entry says "Ready" with a credential, else "Needs credential".
+
+    Whether the console holds one depends on the lane: its console may be fresh or seeded.
+    """
     world: World = context.world
     expected = "Ready" if credential_configured(world, label) else "Needs credential"
     expect(ToolsPage(world.page).tool(label)).to_contain_text(expected)
@@ -47,5 +49,5 @@ def step_add_credential(context: Context, tool: str, label: str, secret: str) ->
 def step_credential_masked(context: Context, label: str, masked: str) -> None:
     """The credential's row shows exactly this mask of its secret (a few characters, never more)."""
     world: World = context.world
-    row = ToolsPage(world.page).credential(world.agent_builder.providers.credential_names[label])
-    expect(row.get_by_role("cell", name=masked, exact=True)).to_be_visible()
+    name = world.agent_builder.providers.credential_names[label]
+    expect(ToolsPage(world.page).credential_cell(name, masked)).to_be_visible()

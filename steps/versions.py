@@ -5,7 +5,7 @@ from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import saved_agent
 from support.api_setup.versions import publish_with_note, restore_version
 from support.step_args import data_table
 from support.ui.publish_bar import PublishBar
@@ -19,21 +19,25 @@ def _history(world: World) -> VersionHistory:
 
 @when("I publish the agent with the note {string}")
 def step_publish_with_note(context: Context, note: str) -> None:
+    """Publish from the publish bar, with the release note."""
     PublishBar(context.world.page).publish_with_note(note)
 
 
 @given("the agent has been published via API with the note {string}")
 def step_published_with_note(context: Context, note: str) -> None:
+    """Publish the agent through the API with the release note (setup)."""
     publish_with_note(context.world, note)
 
 
 @given("version {int} has been restored to the draft via API")
 def step_restored_via_api(context: Context, version: int) -> None:
+    """Restore the version into the draft through the API, as another client would (setup)."""
     restore_version(context.world, version)
 
 
 @then("the version history lists:")
 def step_history_lists(context: Context) -> None:
+    """The version history lists exactly these versions and notes, in order."""
     versions = _history(context.world).versions
     expected = [(row["version"], row["note"]) for row in data_table(context)]
     expect(versions).to_have_count(len(expected))
@@ -43,6 +47,7 @@ def step_history_lists(context: Context) -> None:
 
 @when("I open version {int} in the version history")
 def step_open_version(context: Context, version: int) -> None:
+    """Open the version from the version history."""
     _history(context.world).open(version)
 
 
@@ -52,6 +57,7 @@ def _dialog(world: World, version: int) -> VersionDialog:
 
 @then("version {int} shows the instructions {string} read-only")
 def step_version_read_only(context: Context, version: int, text: str) -> None:
+    """The version's dialog shows its instructions, and they cannot be edited."""
     instructions = _dialog(context.world, version).instructions
     expect(instructions).to_have_value(text)
     expect(instructions).not_to_be_editable()
@@ -59,6 +65,7 @@ def step_version_read_only(context: Context, version: int, text: str) -> None:
 
 @when("I restore version {int} to the draft")
 def step_restore(context: Context, version: int) -> None:
+    """Restore the open version into the draft, and wait for its dialog to close."""
     dialog = _dialog(context.world, version)
     dialog.restore()
     expect(dialog.root).to_be_hidden()
@@ -66,7 +73,7 @@ def step_restore(context: Context, version: int) -> None:
 
 @then("the agent's published version is still {int} with the instructions {string}")
 def step_published_unchanged(context: Context, version: int, text: str) -> None:
-    world: World = context.world
-    published = world.console.get_agent(current_agent(world).id).published
+    """The published version (console API) is still this one, with these instructions."""
+    published = saved_agent(context.world).published
     assert published is not None, "the agent has no published version"
     assert (published.version, published.config.instructions) == (version, text), published

@@ -8,6 +8,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.seeded.specs import voice_clip
+from support.step_helpers import need
 from support.ui.preview import PreviewPane
 from support.ui.voice import MicrophoneControl
 from support.ui.web_app import WebAppPage
@@ -24,9 +25,7 @@ def _record(world: World, microphone: MicrophoneControl) -> None:
 
 
 def _recorded_transcript(world: World) -> str:
-    clip = world.agent_builder.speech_to_text.clip
-    assert clip is not None, "nothing was recorded in this scenario"
-    return clip.transcript
+    return need(world.agent_builder.speech_to_text.clip, "nothing was recorded in this scenario").transcript
 
 
 @given("the browser denies microphone access")  # support.tags.DENY_MICROPHONE_STEP
@@ -39,38 +38,45 @@ def step_deny_microphone(context: Context) -> None:
 
 @when("I record a voice message in the preview")  # support.tags.RECORD_IN_PREVIEW_STEP
 def step_record_in_preview(context: Context) -> None:
+    """Record the seeded voice clip with the preview's microphone, and wait for its transcription."""
     world: World = context.world
     _record(world, PreviewPane(world.page).microphone)
 
 
 @when("I record a voice message in the web app")  # support.tags.RECORD_IN_WEB_APP_STEP
 def step_record_in_web_app(context: Context) -> None:
+    """Record the seeded voice clip with the web app's microphone, and wait for its transcription."""
     world: World = context.world
     _record(world, WebAppPage(world.page).microphone)
 
 
 @when("I start a voice message in the preview")  # support.tags.START_RECORDING_IN_PREVIEW_STEP
 def step_start_in_preview(context: Context) -> None:
+    """Press the preview's record button (and no more)."""
     PreviewPane(context.world.page).microphone.start()
 
 
 @then("voice input in the preview explains {string}")
 def step_preview_explains(context: Context, text: str) -> None:
+    """The preview's voice input shows an error containing the text."""
     expect(PreviewPane(context.world.page).microphone.error).to_contain_text(text)
 
 
 @then("the preview message field holds what the microphone heard")
 def step_preview_field_holds_clip(context: Context) -> None:
+    """The preview's message field holds the recorded clip's transcript."""
     world: World = context.world
     expect(PreviewPane(world.page).message_field).to_have_value(_recorded_transcript(world))
 
 
 @then("the web app message field holds what the microphone heard")
 def step_web_app_field_holds_clip(context: Context) -> None:
+    """The web app's message field holds the recorded clip's transcript."""
     world: World = context.world
     expect(WebAppPage(world.page).message_field).to_have_value(_recorded_transcript(world))
 
 
 @when("I send the web app message")
 def step_send_web_app_message(context: Context) -> None:
+    """Press Send on what the web app's message field holds."""
     WebAppPage(context.world.page).send_button.click()

@@ -8,15 +8,13 @@ from playwright.sync_api import expect
 
 from support.api.models import ChatMessageList
 from support.api_setup.access import public_urls
-from support.api_setup.agents import current_agent
+from support.api_setup.agents import saved_agent
 from support.goldens import check_aria
+from support.step_helpers import LONG_WAIT_MS
 from support.tags import WEB_APP_CHAT
 from support.ui.embedding_site import EMBEDDING_SITE, EmbeddingSite
 from support.ui.web_app import WebAppPage
 from support.world import World
-
-# A reply waits on the runtime, the model (or its replay) and tools; longer than a UI assertion.
-REPLY_TIMEOUT_MS = 30_000
 
 
 def _web_app(world: World) -> WebAppPage:
@@ -56,8 +54,10 @@ def step_watch_replies(context: Context) -> None:
 @then("the reply showed its first words at least {int} ms before its end")
 @WEB_APP_CHAT
 def step_reply_streamed(context: Context, ms: int) -> None:
-    """The watched reply was on screen in part, while still being written, that long before it was
-    whole: the stream reaches the browser as it comes, through the console and any proxy."""
+    """The watched reply was on screen in part, still being written, that long before it was whole.
+
+    The stream reaches the browser as it comes, through the console and any proxy.
+    """
     growth = _web_app(context.world).reply_growth()
     partial = next((state for state in growth if state.text and state.busy), None)
     finished = next((state for state in growth if state.text and not state.busy), None)
@@ -82,14 +82,14 @@ def step_reload(context: Context) -> None:
 @WEB_APP_CHAT
 def step_agent_replies(context: Context, text: str) -> None:
     """The last reply, once finished, is exactly the text."""
-    expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_have_text(text)
+    expect(_web_app(context.world).finished_reply_text(LONG_WAIT_MS)).to_have_text(text)
 
 
 @then("the agent's reply mentions {string}")
 @WEB_APP_CHAT
 def step_reply_mentions(context: Context, text: str) -> None:
     """The last reply, once finished, contains the text."""
-    expect(_web_app(context.world).finished_reply_text(REPLY_TIMEOUT_MS)).to_contain_text(text)
+    expect(_web_app(context.world).finished_reply_text(LONG_WAIT_MS)).to_contain_text(text)
 
 
 @then("the conversation shows the message {string} and then the reply")
@@ -115,35 +115,35 @@ def step_stop(context: Context) -> None:
 def step_reply_marked(context: Context, status: str) -> None:
     """The last reply carries the status (e.g. "Stopped")."""
     web_app = _web_app(context.world)
-    expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
+    expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=LONG_WAIT_MS)
 
 
 @then("the composer accepts another message")
 @WEB_APP_CHAT
 def step_composer_ready(context: Context) -> None:
     """The message field and Send are enabled again, and Stop is gone."""
-    _web_app(context.world).expect_ready_for_another_message(REPLY_TIMEOUT_MS)
+    _web_app(context.world).expect_ready_for_another_message(LONG_WAIT_MS)
 
 
 @then("I see the provider error mentioning {string}")
 @WEB_APP_CHAT
 def step_provider_error(context: Context, text: str) -> None:
     """The web app shows the provider's error containing the text."""
-    expect(_web_app(context.world).alert).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+    expect(_web_app(context.world).alert).to_contain_text(text, timeout=LONG_WAIT_MS)
 
 
 @then("the error code shown is {string}")
 @WEB_APP_CHAT
 def step_error_code(context: Context, code: str) -> None:
     """The web app's error names the runtime's code, so the user can tell what failed."""
-    expect(_web_app(context.world).alert).to_contain_text(f"Error code: {code}", timeout=REPLY_TIMEOUT_MS)
+    expect(_web_app(context.world).alert).to_contain_text(f"Error code: {code}", timeout=LONG_WAIT_MS)
 
 
 @then("the tool {string} shows the result {string}")
 @WEB_APP_CHAT
 def step_tool_result(context: Context, name: str, text: str) -> None:
     """The tool call's panel shows the result text."""
-    expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=REPLY_TIMEOUT_MS)
+    expect(_web_app(context.world).tool(name)).to_contain_text(text, timeout=LONG_WAIT_MS)
 
 
 @then("the tool {string} shows an error mentioning {string}")
@@ -151,23 +151,23 @@ def step_tool_result(context: Context, name: str, text: str) -> None:
 def step_tool_error(context: Context, name: str, text: str) -> None:
     """The tool call's panel shows an error containing the text."""
     tool = _web_app(context.world).tool(name)
-    expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=REPLY_TIMEOUT_MS)
+    expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=LONG_WAIT_MS)
     expect(tool).to_contain_text("error", ignore_case=True)
 
 
 @then("the tool {string} shows exactly the result {string}")
 def step_tool_exact_result(context: Context, name: str, text: str) -> None:
-    # The card's last block is the result once the tool is done (the arguments until then).
-    result = _web_app(context.world).tool(name).locator("pre").last
-    expect(result).to_have_text(text, timeout=REPLY_TIMEOUT_MS)
+    """The tool call's result, once the tool is done, is exactly the text."""
+    expect(_web_app(context.world).tool_result(name)).to_have_text(text, timeout=LONG_WAIT_MS)
 
 
 @then("the tool {string} shows no secret of the console")
 def step_tool_shows_no_secret(context: Context, name: str) -> None:
+    """The tool call's card, once done, shows neither the admin password nor a host variable's name."""
     world: World = context.world
-    tool = _web_app(world).tool(name)
-    expect(tool.get_by_text("Done", exact=True)).to_be_visible(timeout=REPLY_TIMEOUT_MS)
-    output = tool.inner_text()
+    web_app = _web_app(world)
+    expect(web_app.tool_done(name)).to_be_visible(timeout=LONG_WAIT_MS)
+    output = web_app.tool(name).inner_text()
     # Messages name what leaked, never the value: the report must not carry the secret either.
     assert world.settings.admin_password.get_secret_value() not in output, "the admin password is shown"
     variables = sorted(set(re.findall(r"\b(?:AGENT_BUILDER|E2E)_[A-Z0-9_]+", output)))
@@ -196,7 +196,7 @@ def step_conversation_golden(context: Context, name: str) -> None:
 def step_web_app_shows_agent(context: Context) -> None:
     """The web app shows the published name, opening statement and questions."""
     world: World = context.world
-    agent = world.console.get_agent(current_agent(world).id)
+    agent = saved_agent(world)
     assert agent.published is not None, "the agent has no published version"
     expect(world.page).to_have_url(public_urls(world).web_app)
     web_app = _web_app(world)
@@ -208,4 +208,5 @@ def step_web_app_shows_agent(context: Context) -> None:
 
 @then("the web app says it is unavailable")
 def step_web_app_says_unavailable(context: Context) -> None:
+    """The web app shows that it is unavailable (turned off)."""
     expect(_web_app(context.world).unavailable).to_be_visible()
