@@ -8,10 +8,9 @@
   `get_by_*`, `.frame_locator`, `.query_selector`, `.wait_for_selector`): the browser only
   through the page objects of `support/ui/`.
 
-A use with a reason is allowed: a trailing `# lint: allow <rule> -- <reason>` on the reported line,
-or an entry of `steps/lint-allowances.toml` (the file, the rule, the line's code and the reason;
-for the uses that predate the rule). An allowance without a reason, or one that no longer allows
-anything, is a finding too (`step-allowance`), so the list only shrinks.
+A use with a reason is allowed: a trailing `# lint: allow <rule> -- <reason>` on the reported line.
+An allowance without a reason, or one that no longer allows anything, is a finding too
+(`step-allowance`).
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ import ast
 import io
 import re
 import tokenize
-import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +26,6 @@ from pathlib import Path
 from support.lint.problem import Problem
 from support.lint.step_definitions import relative
 
-ALLOWANCES_FILE = "lint-allowances.toml"
 _LOCATOR_METHODS = frozenset(
     {
         "locator",
@@ -66,9 +63,6 @@ _FIXES = {
 }
 
 
-_Key = tuple[str, str, str]  # (step module file name, rule, the stripped code of the line)
-
-
 @dataclass(frozen=True)
 class _Use:
     line: int
@@ -79,24 +73,17 @@ class _Use:
 def check_step_code(steps_dir: Path) -> list[Problem]:
     """Every forbidden use in `steps_dir/*.py` that no allowance covers, and every allowance
     that is unexplained or covers nothing."""
-    listed = steps_dir / ALLOWANCES_FILE
-    allowances, problems = _read_allowances(listed)
-    used: set[_Key] = set()
+    problems: list[Problem] = []
     for module in sorted(steps_dir.glob("*.py")):
         source = module.read_text(encoding="utf-8")
         try:
             uses = sorted(_uses(ast.parse(source, str(module))), key=lambda use: use.line)
         except SyntaxError:
             continue  # the step loader reports it (step-load-error)
-        lines = source.splitlines()
         comments = _allow_comments(source)
         shown = relative(module)
         for use in uses:
-            key = (module.name, use.rule, lines[use.line - 1].strip())
             if use.rule in comments.get(use.line, ((), None))[0]:
-                continue
-            if key in allowances:
-                used.add(key)
                 continue
             message = (
                 f"{use.what}: {_FIXES[use.rule]}; a use with a reason may stay: "
@@ -104,12 +91,6 @@ def check_step_code(steps_dir: Path) -> list[Problem]:
             )
             problems.append(Problem(shown, use.line, use.rule, message))
         problems += _comment_problems(shown, comments, {(use.line, use.rule) for use in uses})
-    for key, line in allowances.items():
-        if key not in used:
-            message = (
-                f"{key[0]} has no line `{key[2]}` with a {key[1]} use any more (moved or fixed): remove it"
-            )
-            problems.append(Problem(relative(listed), line, "step-allowance", message))
     return problems
 
 
@@ -179,44 +160,3 @@ def _comment_problems(
                 message = f"`# lint: allow {rule}` allows nothing on this line: remove it"
                 problems.append(Problem(shown, line, "step-allowance", message))
     return problems
-
-
-def _read_allowances(path: Path) -> tuple[dict[_Key, int], list[Problem]]:
-    """(file, rule, code) -> the line of that code in the allowances file."""
-    if not path.is_file():
-        return {}, []
-    text = path.read_text(encoding="utf-8")
-    try:
-        entries = tomllib.loads(text).get("allow", [])
-    except tomllib.TOMLDecodeError as error:
-        return {}, [Problem(relative(path), 1, "step-allowance", f"not valid TOML: {error}")]
-    allowances: dict[_Key, int] = {}
-    problems = []
-    headers = [
-        number for number, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[allow]]"
-    ]
-    for entry, start in zip(entries, headers, strict=False):
-        file, rule = entry.get("file", ""), entry.get("rule", "")
-        if not entry.get("reason") or rule not in _FIXES or not entry.get("code"):
-            message = (
-                f"each [[allow]] needs a file, a rule ({', '.join(sorted(_FIXES))}), "
-                "the code lines it allows and a reason"
-            )
-            problems.append(Problem(relative(path), start, "step-allowance", message))
-            continue
-        for code in entry["code"]:
-            where = _line_of(text, start, _toml_string(code))
-            allowances[(file, rule, code.strip())] = where if where != start else _line_of(text, start, code)
-    return allowances, problems
-
-
-def _toml_string(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _line_of(text: str, start: int, needle: str) -> int:
-    """The first line from `start` on that holds `needle`, or `start`."""
-    for number, line in enumerate(text.splitlines()[start - 1 :], start=start):
-        if needle in line:
-            return number
-    return start

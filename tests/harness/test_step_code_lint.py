@@ -1,5 +1,5 @@
 """The step linter: what a step's body must not do (sleep, call the console, build a locator),
-its trailing allowances and its allowances file."""
+and its trailing allowances."""
 
 from __future__ import annotations
 
@@ -110,38 +110,3 @@ def test_a_trailing_allowance_with_a_reason_allows_its_line(project: Path) -> No
     ]
     assert "`# lint: allow step-sleep` gives no reason: add ` -- <why" in problems[0].message
     assert "`# lint: allow step-locator` allows nothing on this line: remove it" in problems[1].message
-
-
-def test_the_allowances_file_allows_listed_lines_and_reports_stale_entries(project: Path) -> None:
-    write_steps(
-        project, "def shown(world):\n    world.console.get_agent('a')\n    world.console.get_agent('b')\n"
-    )
-    listed = project / "steps" / "lint-allowances.toml"
-    listed.write_text(
-        textwrap.dedent(
-            """
-            [[allow]]
-            file = "zz_more.py"
-            rule = "step-console-call"
-            reason = "reads the agent detail, the public contract"
-            code = [
-                "world.console.get_agent('a')",
-                "world.console.get_agent('gone')",
-            ]
-
-            [[allow]]
-            file = "zz_more.py"
-            rule = "step-sleep"
-            code = ["time.sleep(1)"]
-            """
-        )
-    )
-    problems = check_step_code(project / "steps")
-    text = listed.read_text()
-    assert [(p.path, p.line, p.rule) for p in problems] == [
-        ("steps/lint-allowances.toml", lines_of(text, "[[allow]]")[1], "step-allowance"),
-        ("steps/zz_more.py", 3, "step-console-call"),
-        ("steps/lint-allowances.toml", lines_of(text, "'gone'")[0], "step-allowance"),
-    ]
-    assert "needs a file, a rule" in problems[0].message
-    assert "zz_more.py has no line `world.console.get_agent('gone')`" in problems[2].message
