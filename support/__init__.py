@@ -13,6 +13,8 @@
 - `seeded/`: seeded resources: what the seed promises and the read-only checks of it;
 - `cleanup`, `naming`, `goldens`: cleanup queues, run-unique names, golden files;
 - `step_args`: a step's data table and doc string, or a failure saying the feature file lacks it;
+- `step_helpers`: what step bodies share beyond page objects and API setup: `need(value, hint)`
+  for what an earlier step gave, `LONG_WAIT_MS` for waits on the product's slow work;
 - `replay/`: the record/replay model server; `reports/`: the lane's reports;
 - `lint/`: `make lint`'s checks and the step sentences as behave, the editor and `make steps` read them.
 
