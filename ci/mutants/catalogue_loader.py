@@ -14,7 +14,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeGuard, get_args
 
 from behave.parser import parse_file
 
@@ -60,22 +60,32 @@ class Mutant:
 
 
 def _check(raw: dict[str, object], where: str) -> Check:
+    lane = raw.get("lane")
+    if lane is not None and not _is_lane(lane):
+        raise CatalogueError(f"{where}: check.lane must be pr, post-merge, a11y or deployed, not {lane!r}")
     check = Check(
-        lane=raw.get("lane"),  # type: ignore[arg-type]
-        features=tuple(raw.get("features", ())),  # type: ignore[arg-type]
-        names=tuple(raw.get("names", ())),  # type: ignore[arg-type]
-        pytest=tuple(raw.get("pytest", ())),  # type: ignore[arg-type]
+        lane=lane,
+        features=_strings(raw, "features", where),
+        names=_strings(raw, "names", where),
+        pytest=_strings(raw, "pytest", where),
         lint=bool(raw.get("lint", False)),
     )
-    if check.lane not in (None, "pr", "post-merge", "a11y", "deployed"):
-        raise CatalogueError(
-            f"{where}: check.lane must be pr, post-merge, a11y or deployed, not {check.lane!r}"
-        )
     if not (check.lane or check.pytest or check.lint):
         raise CatalogueError(f"{where}: check needs a lane, pytest node ids or lint = true")
     if (check.features or check.names) and not check.lane:
         raise CatalogueError(f"{where}: check.features and check.names need check.lane")
     return check
+
+
+def _is_lane(value: object) -> TypeGuard[Lane]:
+    return value in get_args(Lane)
+
+
+def _strings(raw: dict[str, object], key: str, where: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise CatalogueError(f"{where}: check.{key} must be a list of strings, not {value!r}")
+    return tuple(value)
 
 
 def load_catalogue(folder: Path = CATALOGUE_DIR, root: Path | None = None) -> list[Mutant]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,8 @@ def run_mutant(scratch: Scratch, mutant: Mutant, workers: int) -> Outcome:
     return Outcome(mutant, bool(killed_by), tuple(killed_by), time.monotonic() - started)
 
 
-def _steps(check: Check, workers: int) -> list:  # type: ignore[type-arg]
-    steps = []
+def _steps(check: Check, workers: int) -> list[Callable[[Scratch], list[str]]]:
+    steps: list[Callable[[Scratch], list[str]]] = []
     if check.lint:
         steps.append(lint_check)
     if check.pytest:

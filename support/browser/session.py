@@ -17,12 +17,12 @@ from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize, sync_playwright
 
 from support.seeded.specs import voice_clip
 from support.settings import Settings
 
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 LOCALE = "en-US"
 TIMEZONE = "UTC"
 # Without the background-networking flags Chromium keeps dialing Google on a closed network.
@@ -130,10 +130,10 @@ class BrowserSession:
         """A pinned context; with `microphone`, of the fake-microphone browser and allowed to use it."""
         browser = self._microphone_browser() if microphone else self.browser
         context = browser.new_context(
-            viewport=VIEWPORT,  # type: ignore[arg-type]
+            viewport=VIEWPORT,
             locale=LOCALE,
             timezone_id=TIMEZONE,
-            storage_state=storage_state,  # type: ignore[arg-type]
+            storage_state=storage_state,  # type: ignore[arg-type]  # a plain dict: support/api has no playwright types
             permissions=MICROPHONE_PERMISSIONS if microphone else PERMISSIONS,
         )
         context.set_default_timeout(self.settings.timeout_ms)

@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 _STARTER = """
 const server = require({server!r} + '/dist/cjs/src/wasm/startStandaloneServer')
@@ -42,13 +42,15 @@ class Session:
 
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+        stdin = self.process.stdin
+        assert stdin is not None, "the language server was started without stdin=PIPE"
         with self._lock:
             stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
             stdin.flush()
 
     def _read(self) -> None:
-        stdout: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+        stdout = self.process.stdout
+        assert stdout is not None, "the language server was started without stdout=PIPE"
         while True:
             headers = {}
             while (line := stdout.readline().decode()) not in ("\r\n", ""):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from behave.cucumber_expression import StepMatcher4CucumberExpressions
 from behave.formatter.api import IFormatter
@@ -33,7 +33,12 @@ from cucumber_expressions.parameter_type_registry import ParameterTypeRegistry
 from support.reports import Attachment, Definition
 
 RUN_HOOKS = ("BeforeAll", "AfterAll")  # behave's before_all/after_all; "Before", "After": a scenario's
-_KINDS = {"Before": "before", "After": "after", "BeforeAll": "before-all", "AfterAll": "after-all"}
+_KINDS: dict[str, Literal["before", "after", "before-all", "after-all"]] = {
+    "Before": "before",
+    "After": "after",
+    "BeforeAll": "before-all",
+    "AfterAll": "after-all",
+}
 
 
 @dataclass
@@ -162,7 +167,7 @@ def definitions(registry: StepRegistry, hooks: dict[str, Callable[..., Any]]) ->
 
 
 def hook_definition(keyword: str, function: Callable[..., Any], name: str | None = None) -> Definition:
-    return Definition(_KINDS[keyword], function.__name__ if name is None else name, source_of(function))  # type: ignore[arg-type]
+    return Definition(_KINDS[keyword], function.__name__ if name is None else name, source_of(function))
 
 
 def parameter_types() -> list[Definition]:

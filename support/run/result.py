@@ -133,6 +133,7 @@ def result_status(behave_status: str, *, failed: bool) -> ScenarioStatus:
     # behave's hook_error/cleanup_error/undefined all mean the scenario did not pass.
     if behave_status in ("hook_error", "cleanup_error", "error"):
         return "error"
-    if failed or behave_status not in ("passed", "skipped", "untested"):
-        return "failed"
-    return behave_status  # type: ignore[return-value]
+    return "failed" if failed else _NOT_FAILED.get(behave_status, "failed")
+
+
+_NOT_FAILED: dict[str, ScenarioStatus] = {"passed": "passed", "skipped": "skipped", "untested": "untested"}
