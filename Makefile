@@ -54,7 +54,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/zizmor --offline .github/workflows/*.yml
-	$(BIN)/mypy agent_builder deploy
+	$(BIN)/mypy agent_builder deploy support steps seed ci benchmarks
 
 ## The console's API against its /openapi.json: Schemathesis, every check, fixed seed (ci/fuzz.py).
 fuzz: setup

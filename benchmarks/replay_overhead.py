@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from openai import OpenAI
+from openai.types.chat import ChatCompletionMessageParam
 
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
@@ -26,7 +27,9 @@ from support.replay.server import replay_server
 from tests.fakes.upstream import MODEL, UpstreamServer
 
 KEY = "sk-benchmark-key-000000"
-MESSAGES = [{"role": "user", "content": "Give me a short answer about replay overhead please"}]
+MESSAGES: list[ChatCompletionMessageParam] = [
+    {"role": "user", "content": "Give me a short answer about replay overhead please"}
+]
 SCENARIO = "Replay overhead"
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+Json = dict[str, Any]
+
 import httpx
 
 from support.api.console import sign_in
@@ -33,7 +35,7 @@ def activate_model(api: httpx.Client, name: str, base_url: str, model: str, key:
     return {"provider_id": provider["id"], "name": model}
 
 
-def publish_agent(api: httpx.Client, model: dict[str, str], name: str = "Chat agent", **config: Any) -> dict:
+def publish_agent(api: httpx.Client, model: dict[str, str], name: str = "Chat agent", **config: Any) -> Json:
     """A published agent on `model` (config fields override the defaults); returns AgentDetail."""
     agent = api.post("/console/api/agents", json={"name": name}).raise_for_status().json()
     draft = agent["draft"]
@@ -43,10 +45,11 @@ def publish_agent(api: httpx.Client, model: dict[str, str], name: str = "Chat ag
     }
     api.put(f"/console/api/agents/{agent['id']}/draft", json=body).raise_for_status()
     api.post(f"/console/api/agents/{agent['id']}/publish").raise_for_status()
-    return api.get(f"/console/api/agents/{agent['id']}").raise_for_status().json()
+    published: Json = api.get(f"/console/api/agents/{agent['id']}").raise_for_status().json()
+    return published
 
 
-def api_key(api: httpx.Client, agent: dict) -> dict[str, str]:
+def api_key(api: httpx.Client, agent: Json) -> dict[str, str]:
     """Service API headers with a new key of `agent`."""
     secret = (
         api.post(f"/console/api/agents/{agent['id']}/api-keys", json={}).raise_for_status().json()["secret"]
@@ -54,13 +57,14 @@ def api_key(api: httpx.Client, agent: dict) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
-def site_token(agent: dict) -> str:
-    return agent["access"]["web_app_url"].rsplit("/", 1)[-1]
+def site_token(agent: Json) -> str:
+    web_app_url: str = agent["access"]["web_app_url"]
+    return web_app_url.rsplit("/", 1)[-1]
 
 
 def indexed_document(
     api: httpx.Client, dataset_name: str, filename: str, content: bytes
-) -> tuple[dict, dict]:
+) -> tuple[Json, Json]:
     """A new dataset holding one document, once its indexing completed: (Dataset, Document)."""
     dataset = api.post("/console/api/datasets", json={"name": dataset_name}).raise_for_status().json()
     files = {"file": (filename, content)}

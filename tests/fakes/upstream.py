@@ -241,7 +241,7 @@ def _tool_call(answer: CallTool) -> dict[str, Any]:
 
 def _choice(answer: Text | CallTool) -> dict[str, Any]:
     if isinstance(answer, Text):
-        message = {"role": "assistant", "content": answer.text}
+        message: dict[str, Any] = {"role": "assistant", "content": answer.text}
         return {"index": 0, "message": message, "finish_reason": "stop"}
     message = {"role": "assistant", "content": None, "tool_calls": [_tool_call(answer)]}
     return {"index": 0, "message": message, "finish_reason": "tool_calls"}
