@@ -35,8 +35,8 @@ from support.lanes.finish import finish_without_run, fresh_lane_folder, lane_fol
 from support.lanes.plan import LanePlan, plan_lane
 from support.reports import LaneFailure
 from support.settings import Settings, SettingsError, load_settings
+from support.settings.network import use_network_settings
 from support.stack import ServiceStartError, Stack, launch_service
-from support.tls import use_network_settings
 
 LANE = "deployed"
 SEED_PROFILE = "post-merge"

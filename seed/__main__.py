@@ -13,7 +13,7 @@ import sys
 from seed.registry import PROFILES
 from seed.runner import EXIT_BLOCKED, EXIT_USAGE, seed_and_report
 from support.settings import SettingsError, load_settings
-from support.tls import use_network_settings
+from support.settings.network import use_network_settings
 
 NO_TARGET = """E2E_BASE_URL is not set: the seed prepares a running console, and there is none to seed.
 - Run the post-merge lane with `make post-merge`: it starts the console and the replay server,

@@ -9,7 +9,7 @@ from playwright.sync_api import Locator, expect
 
 from support.api_setup.access import public_urls, set_access
 from support.api_setup.agents import current_agent
-from support.step_args import data_table
+from support.step_helpers import data_table
 from support.ui.access_point import AccessPointPage
 from support.ui.api_reference import ApiReferencePage
 from support.ui.browser_page import BrowserPage

@@ -11,7 +11,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, saved_agent, wait_for_draft
-from support.step_args import data_table
+from support.step_helpers import data_table
 from support.ui.agent_header import AgentHeader
 from support.ui.configure import ConfigurePage
 from support.ui.publish_bar import PublishBar

@@ -5,8 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.console import session_of, status_of
-from support.step_args import data_table
-from support.step_helpers import need
+from support.step_helpers import data_table, need
 from support.ui.nav_bar import NavBar
 from support.ui.roster import RosterPage
 from support.ui.sign_in import SignInPage

@@ -6,8 +6,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import current_agent, saved_agent
-from support.step_args import data_table, doc_string
-from support.step_helpers import LONG_WAIT_MS, need
+from support.step_helpers import LONG_WAIT_MS, data_table, doc_string, need
 from support.ui.build_assistant import BuildAssistantPanel
 from support.world import World
 

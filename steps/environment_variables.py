@@ -6,7 +6,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.env_vars import add_env_var, env_vars
-from support.step_args import data_table, doc_string
+from support.step_helpers import data_table, doc_string
 from support.ui.env_vars import EnvVarsSection
 from support.world import World
 

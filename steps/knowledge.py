@@ -13,8 +13,7 @@ from support.api_setup.knowledge import (
     track_dataset_created_in_page,
 )
 from support.seeded.specs import dataset_specs
-from support.step_args import doc_string
-from support.step_helpers import LONG_WAIT_MS, need
+from support.step_helpers import LONG_WAIT_MS, doc_string, need
 from support.ui.dataset import DatasetPage
 from support.ui.knowledge import KnowledgePage
 from support.world import World

@@ -7,7 +7,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import RUNNABLE_INSTRUCTIONS, publish_agent, saved_agent
-from support.step_args import data_table
+from support.step_helpers import data_table
 from support.ui.publish_bar import PublishBar
 from support.world import World
 

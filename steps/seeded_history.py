@@ -6,8 +6,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.access import public_urls
 from support.api_setup.seeding_router import publish_without_model, seed_exchanges_out_of_order
-from support.step_args import data_table
-from support.step_helpers import need
+from support.step_helpers import data_table, need
 from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World

@@ -5,7 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.tool_credentials import credential_configured, track_tool_credential_by_name
-from support.step_args import data_table
+from support.step_helpers import data_table
 from support.ui.tools import ToolsPage
 from support.world import World
 

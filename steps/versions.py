@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.agents import saved_agent
 from support.api_setup.versions import publish_with_note, restore_version
-from support.step_args import data_table
+from support.step_helpers import data_table
 from support.ui.publish_bar import PublishBar
 from support.ui.version_history import VersionDialog, VersionHistory
 from support.world import World

@@ -6,15 +6,15 @@
 - `world`: the per-scenario World: its start and close, and the steps' typed state;
 - `settings/`: every E2E_* variable, validated; `tags`: the tag grammar and the named lanes;
 - `lanes/`: running and finishing a lane (`python -m support.lanes`), on a pool of workers;
-- `stack`: starting, probing and stopping services; `tls`: how the suite's HTTP calls reach them;
+- `stack`: starting, probing and stopping services;
 - `browser/`: the browser and what works on any page (loading wait, origin guard, held
   requests, axe scans, failure evidence); `ui/`: page objects, one per page;
 - `api/`: the product's API clients; `api_setup/`: scenario-owned state, set up through them;
 - `seeded/`: seeded resources: what the seed promises and the read-only checks of it;
 - `cleanup`, `naming`, `goldens`: cleanup queues, run-unique names, golden files;
-- `step_args`: a step's data table and doc string, or a failure saying the feature file lacks it;
 - `step_helpers`: what step bodies share beyond page objects and API setup: `need(value, hint)`
-  for what an earlier step gave, `LONG_WAIT_MS` for waits on the product's slow work;
+  for what an earlier step gave, `data_table`/`doc_string` for the step's own arguments,
+  `LONG_WAIT_MS` for waits on the product's slow work;
 - `replay/`: the record/replay model server; `reports/`: the lane's reports;
 - `lint/`: `make lint`'s checks and the step sentences as behave, the editor and `make steps` read them.
 

@@ -26,7 +26,7 @@ from typing import IO
 import httpx
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
 
-from support.tls import tls
+from support.settings.network import tls
 
 
 class ServiceStartError(RuntimeError):

@@ -49,7 +49,7 @@ from support.api.models import (
     Transcription,
     VersionRestore,
 )
-from support.tls import tls
+from support.settings.network import tls
 
 SESSION_COOKIE = "ab_session"
 ModelT = TypeVar("ModelT", bound=BaseModel)

@@ -15,8 +15,8 @@ import httpx
 from datamodel_code_generator import Formatter, InputFileType, LiteralType, PythonVersion, generate
 from datamodel_code_generator.enums import DataModelType
 
+from support.settings.network import tls
 from support.stack import python_module_argv, start_service, wait_healthy
-from support.tls import tls
 
 API_DIR = Path(__file__).parent
 SCHEMA_PATH = API_DIR / "openapi.json"

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from support.api.console import ConsoleApiError
-from support.tls import tls
+from support.settings.network import tls
 
 SEED_PREFIX = "/__test__"
 

@@ -16,7 +16,7 @@ from support.api.models import (
     ChatMessageResponse,
     ServiceApiStreamEvent,
 )
-from support.tls import tls
+from support.settings.network import tls
 
 ServiceStreamEvent = ServiceApiStreamEvent
 # The service API's `user`: a conversation belongs to the API key and user that started it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from support.tls import tls
+from support.settings.network import tls
 
 # A session id nothing else uses; a harmless command in case a broken sandbox runs it.
 _PROBE_SESSION = "e2e-token-probe"

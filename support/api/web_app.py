@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from support.tls import tls
+from support.settings.network import tls
 
 _TIMEOUT_S = 15.0
 

@@ -22,7 +22,7 @@ import httpx
 
 from support.api.polling import poll_until
 from support.replay.scope import AnyPatch, ScopeReport
-from support.tls import tls
+from support.settings.network import tls
 
 
 class ReplayControlError(RuntimeError):

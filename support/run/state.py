@@ -43,8 +43,8 @@ from support.reports import (
     zero_scenarios_failure,
 )
 from support.settings import Settings, load_settings
+from support.settings.network import use_network_settings
 from support.stack import Launch, Stack, console_command, launch_service, wait_healthy
-from support.tls import use_network_settings
 
 
 class LaneFailed(RuntimeError):

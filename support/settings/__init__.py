@@ -8,7 +8,9 @@ error (with a suggestion), so a typo never silently does nothing. `python -m sup
 - `fields`: value types, validators and the per-field metadata (what a variable accepts);
 - `model`: the `Settings` model and the checks across variables;
 - `loading`: `load_settings()`, unknown variables and the per-variable error messages;
-- `cli`: the README table and `python -m support.settings`.
+- `cli`: the README table and `python -m support.settings`;
+- `network`: E2E_CA_FILE and E2E_HOST_RESOLVER_RULES applied to this process: one TLS context for
+  every HTTP call of the suite (`tls()`), and the mapped host names resolved.
 
 Callers import `Settings`, `SettingsError` and `load_settings` from here.
 """

@@ -72,3 +72,9 @@ def test_the_check_names_each_long_module_and_function(tmp_path: Path) -> None:
         "package/nested.py:2: inner has 51 lines (at most 50)",
         "package/old.py:63: older has 61 lines (at most 60)",
     ]
+
+
+def test_the_top_of_support_reads_as_a_table_of_contents() -> None:
+    """At most 8 modules beside support/'s packages: a new module joins the package it belongs to."""
+    modules = sorted(path.name for path in (ROOT / "support").glob("*.py") if path.name != "__init__.py")
+    assert len(modules) <= 8, f"support/ has {len(modules)} loose modules: {modules}"

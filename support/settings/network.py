@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from support.settings import Settings
+from support.settings.model import Settings
 
 _ca_file: Path | None = None
 _host_map: dict[str, str] = {}
