@@ -8,6 +8,7 @@ machine noise hits them alike. Figures only: nothing here asserts a time.
 
 from __future__ import annotations
 
+import os
 import secrets
 import statistics
 import sys
@@ -31,6 +32,7 @@ def main(runs: int) -> None:
     for _ in range(runs):
         for name in services:
             with tempfile.TemporaryDirectory() as tmp:
+                os.chmod(tmp, 0o711)  # shellctl's sandbox users must reach the workspaces inside
                 service = start_service(
                     name,
                     _argv(name, tmp),

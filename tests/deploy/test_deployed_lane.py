@@ -35,9 +35,10 @@ def artifacts() -> Iterator[Path]:
         yield workspaces.parent
 
 
-def test_one_scenario_runs_through_the_proxy_and_the_deployment_goes_away(artifacts: Path) -> None:
+def start_until_deployed(artifacts: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """`make deployed` as a process, once its deployment is up; with what it printed so far."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "ci.deployed", "--name", "^The roster shows the published version$"],
+        [sys.executable, "-m", "ci.deployed", *args],
         cwd=ROOT,
         env=environ(artifacts),
         stdout=subprocess.DEVNULL,
@@ -50,6 +51,11 @@ def test_one_scenario_runs_through_the_proxy_and_the_deployment_goes_away(artifa
         lines.append(line)
         if "deployment up at" in line:
             break
+    return process, lines
+
+
+def test_one_scenario_runs_through_the_proxy_and_the_deployment_goes_away(artifacts: Path) -> None:
+    process, lines = start_until_deployed(artifacts, "--name", "^The roster shows the published version$")
     pids = deployment_pids(artifacts)
     _, rest = process.communicate(timeout=180)
     output = "".join(lines) + rest
@@ -66,20 +72,7 @@ def test_one_scenario_runs_through_the_proxy_and_the_deployment_goes_away(artifa
 
 
 def test_sigterm_takes_the_deployment_down(artifacts: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ci.deployed"],
-        cwd=ROOT,
-        env=environ(artifacts),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    lines = []
-    for line in process.stderr:
-        lines.append(line)
-        if "deployment up at" in line:
-            break
+    process, lines = start_until_deployed(artifacts)
     pids = deployment_pids(artifacts)
     process.send_signal(signal.SIGTERM)
     _, rest = process.communicate(timeout=60)
