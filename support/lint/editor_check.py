@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,12 @@ class Session:
         self.logs: list[str] = []
         self.diagnostics: dict[str, list[dict[str, Any]]] = {}
         self._lock = threading.Lock()
+        # What the reader thread heard, for wait_indexed: reindexes done, the files diagnosed by
+        # the last one (a reindex sends its diagnostics, then logs _INDEXED), and since.
+        self._heard = threading.Condition()
+        self._indexed = 0
+        self._diagnosed_by_last_index: set[str] = set()
+        self._diagnosed_since_index: set[str] = set()
         threading.Thread(target=self._read, daemon=True).start()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -57,6 +62,8 @@ class Session:
                 name, _, value = line.partition(":")
                 headers[name.strip().lower()] = value.strip()
             if "content-length" not in headers:
+                with self._heard:
+                    self._heard.notify_all()  # the server is gone: nobody waits for it any more
                 return
             self._received(json.loads(stdout.read(int(headers["content-length"]))))
 
@@ -67,18 +74,31 @@ class Session:
         elif method and "id" in message:  # e.g. client/registerCapability
             self.send({"id": message["id"], "result": None})
         elif method == "window/logMessage":
-            self.logs.append(message["params"]["message"])
+            with self._heard:
+                self.logs.append(message["params"]["message"])
+                if _INDEXED in self.logs[-1]:
+                    self._indexed += 1
+                    self._diagnosed_by_last_index = self._diagnosed_since_index
+                    self._diagnosed_since_index = set()
+                self._heard.notify_all()
         elif method == "textDocument/publishDiagnostics":
-            self.diagnostics[message["params"]["uri"]] = message["params"]["diagnostics"]
+            with self._heard:
+                self.diagnostics[message["params"]["uri"]] = message["params"]["diagnostics"]
+                self._diagnosed_since_index.add(message["params"]["uri"])
+                self._heard.notify_all()
 
-    def wait_indexed(self, times: int) -> bool:
-        deadline = time.monotonic() + _TIMEOUT_S
-        while sum(_INDEXED in log for log in self.logs) < times:
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                return False
-            time.sleep(0.2)
-        time.sleep(1.0)  # the diagnostics sent with the last reindex
-        return True
+    def wait_indexed(self, times: int, uris: set[str]) -> bool:
+        """Until the server has reindexed `times` times, diagnosing every one of `uris` in the
+        last reindex: what it then shows is what an editor would show. False when it stopped or
+        took longer than _TIMEOUT_S."""
+
+        def done() -> bool:
+            gone = self.process.poll() is not None
+            return gone or (self._indexed >= times and uris <= self._diagnosed_by_last_index)
+
+        with self._heard:
+            finished = self._heard.wait_for(done, timeout=_TIMEOUT_S)
+        return finished and self.process.poll() is None
 
 
 def check(root: Path, node_modules: Path) -> int:
@@ -106,7 +126,7 @@ def check(root: Path, node_modules: Path) -> int:
                 "text": path.read_text(),
             }
             session.send({"method": "textDocument/didOpen", "params": {"textDocument": document}})
-        indexed = session.wait_indexed(times=2)
+        indexed = session.wait_indexed(times=2, uris={path.as_uri() for path in features})
     finally:
         process.terminate()
         Path(starter.name).unlink()
