@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: setup e2e test unit lint fuzz steps contracts lane seed post-merge record-cassettes durations \
-	merge-reports mutants soak rerun clean deployed deploy-up deploy-down
+	merge-reports mutants impact-map soak rerun clean deployed deploy-up deploy-down
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3 ORDER=random
 WORKERS ?=
@@ -106,6 +106,11 @@ durations: setup
 ## One report from shards' lane folders: make merge-reports LANE=pr SHARDS="shards/pr-shard-*"
 merge-reports: setup
 	$(BIN)/python -m support.reports merge $(SHARDS) --out artifacts/$(LANE)
+
+## Which scenarios run each product line (Python and the console's JavaScript): the PR, a11y and
+## post-merge lanes on one worker each, measured, into ci/impact/map.json (ci/impact/).
+impact-map: setup
+	$(BIN)/python -m ci.impact $(ARGS)
 
 ## The mutation lane: every catalogued product bug must be caught (ci/mutants/, artifacts/mutants/).
 ## make mutants ARGS="--only saved-shown-while-saving"   |   ARGS="--sample 10"

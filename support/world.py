@@ -32,6 +32,7 @@ from support.lanes.audit import Resource, every_resource, left_behind
 from support.naming import e2e_name
 from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
+from support.run.impact import PageCoverage, enter_scenario, scenario_id
 from support.run.result import CheckFailure
 from support.run.state import RunState
 from support.seeded.runtime import RuntimeBackend
@@ -190,6 +191,7 @@ class World:
     # What the console held when the scenario started: what it holds after the cleanup, beyond
     # this, the scenario left behind, whatever it was called.
     resources_before: set[Resource] = field(default_factory=set)
+    page_coverage: PageCoverage | None = None  # only while `make impact-map` measures
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
@@ -219,6 +221,9 @@ class World:
         """The scenario's World: a fresh signed-in browser context and page, and a replay scope if it
         calls providers (then every model or search call must match its cassette)."""
         tags = {f"@{tag}" for tag in scenario.effective_tags}
+        measured = scenario_id(scenario.filename, scenario.line)
+        if run.settings.impact_dir is not None:  # first: what starting the World runs is the scenario's
+            enter_scenario(run.settings.impact_dir, measured)
         browser_context = run.browser.new_context(run.storage_state, microphone=MICROPHONE in tags)
         if run.settings.trace != "off":
             # Actions, network and console; DOM snapshots only with `always`, the mode for rerunning a
@@ -242,6 +247,9 @@ class World:
         )
         browser_context.on("page", lambda new_page: _watch_page(new_page, world))
         _watch_page(world.page, world)
+        if run.settings.impact_dir is not None:
+            world.page_coverage = PageCoverage(run.settings.impact_dir, measured)
+            world.page_coverage.watch(browser_context, world.page)
         if world.replay is not None:
             world.replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
         return world
@@ -253,6 +261,8 @@ class World:
         checks = scenario_checks(self, steps_passed=not steps_failed)
         run.secrets |= self.secrets  # before any evidence is written
         evidence = self._evidence(run, scenario, failed=steps_failed or bool(checks))
+        if self.page_coverage is not None:
+            self.page_coverage.save(self.console_url)
         self.browser_context.close()
         cleanup_failures = self.cleanup.run()
         if cleanup_failures:

@@ -241,6 +241,11 @@ class Settings(BaseSettings):
         accepts="a number from 1 (off) to 20",
         shown_default="1",
     )
+    impact_dir: Path | None = var(
+        "E2E_IMPACT_DIR",
+        meaning="Record what each scenario executes of the product into this folder (`make impact-map` sets it)",
+        accepts="a folder path; unset (the default) measures nothing",
+    )
     golden: Literal["check", "refresh"] = var(
         "E2E_GOLDEN",
         "check",

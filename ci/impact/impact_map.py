@@ -1,0 +1,169 @@
+"""The impact map: which scenarios execute each line of the product, as measured by `make impact-map`.
+
+`ci/impact/map.json` holds, for every product file a scenario executed (Python of every service,
+the console's JavaScript as Chromium ran it), the git blob hash of the file as measured and, per
+executed line, the scenarios that ran it (each `<lane> <feature>:<line>`); lines that only ran
+while the services started (imports, definitions) are listed apart, as every scenario's. A file
+whose content is no longer the measured one has no trustworthy lines: `lines_of` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import coverage
+
+ROOT = Path(__file__).resolve().parents[2]
+MAP_PATH = ROOT / "ci" / "impact" / "map.json"
+PRODUCT = "agent_builder"
+STATIC = "agent_builder/console/ui/static"
+
+
+class StaleMap(LookupError):
+    """The map says nothing reliable about a file: missing from it, or changed since it was measured."""
+
+
+@dataclass
+class FileImpact:
+    blob: str  # `git hash-object` of the file as measured
+    lines: dict[int, frozenset[str]] = field(default_factory=dict)  # line -> scenarios that ran it
+    startup: set[int] = field(default_factory=set)  # lines run only while a service started
+
+
+@dataclass
+class ImpactMap:
+    commit: str
+    files: dict[str, FileImpact] = field(default_factory=dict)
+
+    @property
+    def scenarios(self) -> set[str]:
+        return {s for impact in self.files.values() for scenarios in impact.lines.values() for s in scenarios}
+
+    def impact_of(self, path: str, root: Path = ROOT) -> FileImpact:
+        """The file's measured lines, if the file on disk under `root` is the one measured."""
+        impact = self.files.get(path)
+        if impact is None:
+            raise StaleMap(f"{path} is not in the impact map (no scenario ran it, or it is new)")
+        if blob_of(root / path) != impact.blob:
+            raise StaleMap(f"{path} changed since the impact map was measured: run `make impact-map`")
+        return impact
+
+    def save(self, path: Path = MAP_PATH) -> None:
+        """Lines sharing one set of scenarios (a block's lines do) store that set once."""
+        sets: dict[frozenset[str], int] = {}
+        names = sorted(self.scenarios)
+        index = {name: i for i, name in enumerate(names)}
+        files = {}
+        for name, impact in sorted(self.files.items()):
+            by_set: dict[int, list[int]] = {}
+            for line, scenarios in sorted(impact.lines.items()):
+                by_set.setdefault(sets.setdefault(scenarios, len(sets)), []).append(line)
+            files[name] = {
+                "blob": impact.blob,
+                "lines": {str(k): _ranges(v) for k, v in sorted(by_set.items())},
+                "startup": _ranges(sorted(impact.startup)),
+            }
+        ordered_sets = sorted(sets, key=sets.__getitem__)
+        data = {
+            "commit": self.commit,
+            "scenarios": names,
+            "sets": [sorted(index[s] for s in scenarios) for scenarios in ordered_sets],
+            "files": files,
+        }
+        path.write_text(json.dumps(data, indent=0, separators=(",", ":")) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path = MAP_PATH) -> ImpactMap:
+        if not path.is_file():
+            raise StaleMap(f"no impact map at {path.relative_to(ROOT)}: run `make impact-map`")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        names = data["scenarios"]
+        sets = [frozenset(names[i] for i in members) for members in data["sets"]]
+        files = {}
+        for name, entry in data["files"].items():
+            lines = {line: sets[int(k)] for k, spans in entry["lines"].items() for line in _expand(spans)}
+            files[name] = FileImpact(entry["blob"], lines, set(_expand(entry["startup"])))
+        return cls(data["commit"], files)
+
+
+def _ranges(lines: Iterable[int]) -> str:
+    """[1, 2, 3, 7] -> "1-3,7"."""
+    spans: list[list[int]] = []
+    for line in lines:
+        if spans and spans[-1][1] == line - 1:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+    return ",".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
+
+
+def _expand(spans: str) -> list[int]:
+    lines: list[int] = []
+    for span in filter(None, spans.split(",")):
+        first, _, last = span.partition("-")
+        lines += range(int(first), int(last or first) + 1)
+    return lines
+
+
+def blob_of(path: Path) -> str:
+    return subprocess.run(
+        ["git", "hash-object", str(path)], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMap:
+    """The map from each lane's measurement folder (`lane -> E2E_IMPACT_DIR` of its run)."""
+    lines: dict[str, dict[int, set[str]]] = {}
+    startup: dict[str, set[int]] = {}
+    for lane, folder in measured.items():
+        for data_file in sorted((folder / "data").glob(".coverage*")):
+            data = coverage.CoverageData(basename=str(data_file))
+            data.read()
+            for measured_file in data.measured_files():
+                path = _product_path(measured_file)
+                if path is None:
+                    continue
+                for line, contexts in (data.contexts_by_lineno(measured_file) or {}).items():
+                    scenarios = {
+                        f"{lane} {_runnable(lane, context, root)}" for context in contexts if context
+                    }
+                    if scenarios:
+                        lines.setdefault(path, {}).setdefault(line, set()).update(scenarios)
+                    else:
+                        startup.setdefault(path, set()).add(line)
+        for js_file in sorted((folder / "js").glob("*.json")):
+            record = json.loads(js_file.read_text(encoding="utf-8"))
+            for name, executed in record["lines"].items():
+                by_line = lines.setdefault(f"{STATIC}/{name}", {})
+                for line in executed:
+                    by_line.setdefault(line, set()).add(f"{lane} {record['scenario']}")
+    impacts = {}
+    for path in sorted(set(lines) | set(startup)):
+        ran = {line: frozenset(s) for line, s in lines.get(path, {}).items()}
+        impacts[path] = FileImpact(blob_of(root / path), ran, startup.get(path, set()) - set(ran))
+    return ImpactMap(commit, impacts)
+
+
+def _runnable(lane: str, context: str, root: Path) -> str:
+    """A scenario's context is its `file:line`; a test's (coverage's `test_function`) is its
+    dotted name, `tests.console.test_x.TestY.test_z`, made a pytest node id here."""
+    if lane != "tests":
+        return context
+    parts = context.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = Path(*parts[:cut]).with_suffix(".py")
+        if (root / module).is_file():
+            return "::".join([module.as_posix(), *parts[cut:]])
+    return context
+
+
+def _product_path(measured_file: str) -> str | None:
+    """`/any/checkout/agent_builder/console/app.py` -> `agent_builder/console/app.py`."""
+    parts = Path(measured_file).parts
+    if PRODUCT not in parts:
+        return None
+    return "/".join(parts[len(parts) - parts[::-1].index(PRODUCT) - 1 :])

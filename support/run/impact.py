@@ -1,0 +1,134 @@
+"""What each scenario executes of the product, while `make impact-map` measures (E2E_IMPACT_DIR).
+
+Python: the product's services measure their own coverage (ci/impact/site/sitecustomize.py); at
+each scenario's start this names the scenario in `<dir>/context`, signals every measuring process
+and waits for each to acknowledge, so the scenario's first request is already counted for it.
+JavaScript: every page of the scenario runs with V8's precise (block) coverage through the
+DevTools protocol; at the scenario's end the executed lines of each console script are written to
+`<dir>/js/`. ci/impact/ turns both into the impact map.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from playwright.sync_api import BrowserContext, CDPSession, Page
+
+from support.settings.network import tls
+
+STATIC_PREFIX = "/static/"
+# Acknowledging is one file write in an idle process: seconds mean the process is wedged.
+_ACK_DEADLINE_S = 10.0
+
+
+class ImpactError(RuntimeError):
+    """A measuring service did not switch to the scenario: its lines would be counted elsewhere."""
+
+
+def scenario_id(feature_path: str, line: int) -> str:
+    return f"{feature_path}:{line}"
+
+
+def enter_scenario(folder: Path, scenario: str) -> None:
+    """Every measuring service counts from now on for `scenario`."""
+    (folder / "context").write_text(scenario, encoding="utf-8")
+    waiting: list[int] = []
+    for pid_file in sorted((folder / "pids").glob("*")) if (folder / "pids").is_dir() else []:
+        pid = int(pid_file.name)
+        (folder / "acks" / pid_file.name).unlink(missing_ok=True)
+        try:
+            os.kill(pid, signal.SIGUSR1)
+        except ProcessLookupError:  # a service that has stopped measures nothing more
+            pid_file.unlink()
+            continue
+        waiting.append(pid)
+    deadline = time.monotonic() + _ACK_DEADLINE_S
+    for pid in waiting:
+        ack = folder / "acks" / str(pid)
+        while not (ack.is_file() and ack.read_text(encoding="utf-8") == scenario):
+            if time.monotonic() > deadline:
+                raise ImpactError(f"measuring process {pid} did not switch to {scenario} within 10 s")
+            time.sleep(0.002)  # polling a file another process writes; bounded by the deadline
+
+
+@dataclass
+class PageCoverage:
+    """Precise coverage of the pages of one scenario's browser context."""
+
+    folder: Path
+    scenario: str
+    sessions: list[CDPSession] = field(default_factory=list)
+
+    def watch(self, context: BrowserContext, first_page: Page) -> None:
+        self._start(context, first_page)
+        context.on("page", lambda page: self._start(context, page))
+
+    def _start(self, context: BrowserContext, page: Page) -> None:
+        session = context.new_cdp_session(page)
+        session.send("Profiler.enable")
+        session.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": True})
+        self.sessions.append(session)
+
+    def save(self, console_url: str) -> None:
+        """The executed lines of each console script, from every page still open."""
+        lines: dict[str, set[int]] = {}
+        for session in self.sessions:
+            try:
+                scripts = session.send("Profiler.takePreciseCoverage")["result"]
+            except Exception:  # noqa: BLE001 - a page the scenario closed took its coverage along
+                scripts = []
+            for script in scripts:
+                path = urlsplit(script["url"]).path
+                if path.startswith(STATIC_PREFIX) and script["url"].startswith(console_url):
+                    source = _served_source(script["url"])
+                    lines.setdefault(_static_name(path), set()).update(executed_lines(source, script))
+        out = self.folder / "js"
+        out.mkdir(exist_ok=True)
+        target = out / f"{os.getpid()}-{time.monotonic_ns()}.json"
+        target.write_text(
+            json.dumps({"scenario": self.scenario, "lines": {k: sorted(v) for k, v in lines.items()}}),
+            encoding="utf-8",
+        )
+
+
+_sources: dict[str, str] = {}
+
+
+def _served_source(url: str) -> str:
+    """The script as the console served it (imports renamed, lines as on disk)."""
+    if url not in _sources:
+        _sources[url] = httpx.get(url, verify=tls(), timeout=10.0).raise_for_status().text
+    return _sources[url]
+
+
+def _static_name(path: str) -> str:
+    """`/static/configure.3f2a9c01b7d4.js` -> `configure.js` (the file under static/)."""
+    stem, _, ext = path.removeprefix(STATIC_PREFIX).rpartition(".")
+    base, dot, digest = stem.rpartition(".")
+    return f"{base}.{ext}" if dot and len(digest) == 12 else f"{stem}.{ext}"
+
+
+def executed_lines(source: str, script: dict[str, Any]) -> set[int]:
+    """1-based lines with code that ran: the innermost block range covering a character decides."""
+    counts = [0] * len(source)
+    ranges = [r for function in script["functions"] for r in function["ranges"]]
+    # Outer ranges first (earlier start, then longer): an inner block's count overrides its function's.
+    for block in sorted(ranges, key=lambda r: (r["startOffset"], -r["endOffset"])):
+        start, end = block["startOffset"], min(block["endOffset"], len(source))
+        counts[start:end] = [block["count"]] * (end - start)
+    executed: set[int] = set()
+    line = 1
+    for char, count in zip(source, counts, strict=True):
+        if char == "\n":
+            line += 1
+        elif count > 0 and not char.isspace():
+            executed.add(line)
+    return executed

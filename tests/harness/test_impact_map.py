@@ -1,0 +1,72 @@
+"""The impact map (ci/impact/): JavaScript coverage read as lines, the map's file round trip, and
+a map that no longer describes a file refusing to answer for it."""
+
+from pathlib import Path
+
+import pytest
+
+from ci.impact.impact_map import FileImpact, ImpactMap, StaleMap, _runnable, blob_of
+from support.run.impact import _static_name, executed_lines
+
+SCRIPT = "function a() {\n  return 1;\n}\nfunction b() {\n  if (x) {\n    y();\n  }\n}\nb();\n"
+
+
+def _range(source: str, start: str, end: str, count: int) -> dict[str, int]:
+    first = source.index(start)
+    return {"startOffset": first, "endOffset": source.index(end, first) + len(end), "count": count}
+
+
+def test_a_line_counts_when_the_innermost_block_around_its_code_ran() -> None:
+    script = {
+        "functions": [
+            {"ranges": [{"startOffset": 0, "endOffset": len(SCRIPT), "count": 1}]},
+            {"ranges": [_range(SCRIPT, "function a", "}\n", 0)]},  # never called
+            {
+                "ranges": [
+                    _range(SCRIPT, "function b", "}\n}", 1),
+                    _range(SCRIPT, "{\n    y", "}", 0),  # the if's block never ran
+                ]
+            },
+        ]
+    }
+
+    lines = executed_lines(SCRIPT, script)
+
+    # Line 7 is only the closing brace of the block that did not run.
+    assert lines == {4, 5, 8, 9}, "a's body and the if's block did not run; b and the call did"
+
+
+def test_hashed_static_names_are_the_files_under_static() -> None:
+    assert _static_name("/static/configure.3f2a9c01b7d4.js") == "configure.js"
+    assert _static_name("/static/configure.js") == "configure.js"
+    assert _static_name("/static/chat_view.0123456789ab.js") == "chat_view.js"
+
+
+def test_a_test_context_becomes_its_pytest_node_id() -> None:
+    root = Path(__file__).resolve().parents[2]
+    assert _runnable("tests", "tests.harness.test_impact_map.test_x", root) == (
+        "tests/harness/test_impact_map.py::test_x"
+    )
+    assert _runnable("tests", "tests.harness.test_impact_map.TestY.test_z", root) == (
+        "tests/harness/test_impact_map.py::TestY::test_z"
+    )
+    assert _runnable("pr", "features/a.feature:12", root) == "features/a.feature:12"
+
+
+def test_the_map_round_trips_and_refuses_a_changed_file(tmp_path: Path) -> None:
+    product = tmp_path / "agent_builder" / "x.py"
+    product.parent.mkdir()
+    product.write_text("a = 1\nb = 2\nc = 3\n", encoding="utf-8")
+    lines = {1: frozenset({"pr f.feature:3"}), 2: frozenset({"pr f.feature:3", "a11y g.feature:9"})}
+    impact = ImpactMap("abc", {"agent_builder/x.py": FileImpact(blob_of(product), lines, {3})})
+    impact.save(tmp_path / "map.json")
+
+    loaded = ImpactMap.load(tmp_path / "map.json")
+
+    assert loaded.impact_of("agent_builder/x.py", tmp_path).lines == lines
+    assert loaded.impact_of("agent_builder/x.py", tmp_path).startup == {3}
+    product.write_text("a = 1\nb = 20\nc = 3\n", encoding="utf-8")
+    with pytest.raises(StaleMap, match="changed since"):
+        loaded.impact_of("agent_builder/x.py", tmp_path)
+    with pytest.raises(StaleMap, match="not in the impact map"):
+        loaded.impact_of("agent_builder/y.py", tmp_path)
