@@ -1,7 +1,9 @@
-"""`make mutants` (`python -m ci.mutants [--only ID...] [--sample N] [--jobs N] [--workers N]`): the mutation lane.
+"""`make mutants` (`python -m ci.mutants [--only ID...] [--sample N] [--generated N] [--jobs N] [--workers N]`): the mutation lane.
 
 1. Load the catalogue (ci/mutants/catalogue/*.toml) and choose the mutants: all of them, `--only`
-   some, or `--sample N` chosen by the commit hash (the rotating sample `make test` runs).
+   some, or `--sample N` chosen by the commit hash (the rotating sample `make test` runs); with
+   `--generated N`, also N mutants standard operators make on lines the commit hash chooses
+   among those a scenario runs (ci/mutants/generated.py; alone, it runs only those).
 2. Copy the checkout to a scratch folder per job (`--jobs`, mutants checked at once) and prove the
    checks import the copy (ci/mutants/scratch.py, pool.py).
 3. Baseline: the chosen mutants' checks, run together on the UNMUTATED copy, must pass; otherwise a
@@ -11,7 +13,8 @@
 5. Print the kill table and write artifacts/mutants/report.md and report.json (a `--sample` or
    `--only` run writes them under artifacts/mutants/sample/ or only/, keeping the full run's).
 
-Exit code 1 when a mutant survives that the catalogue does not mark as equivalent, when a mutant
+Exit code 1 when a catalogue mutant survives that the catalogue does not mark as equivalent (a
+generated survivor is reported with the score, not failed: nobody chose it), when a mutant
 cannot be applied, or when the baseline fails; 2 for bad arguments or a broken catalogue.
 """
 
@@ -27,7 +30,9 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from ci.impact.impact_map import StaleMap
 from ci.mutants.catalogue_loader import CatalogueError, Check, Mutant, load_catalogue
+from ci.mutants.generated import GENERATED, generated_mutants
 from ci.mutants.pool import run_on_copies, scratch_copies
 from ci.mutants.report import write_reports
 from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant
@@ -83,7 +88,7 @@ def report_folder(only: list[str], sample: int | None) -> Path:
 def baseline_checks(mutants: list[Mutant], workers: int) -> list[Callable[[Scratch], list[str]]]:
     """The chosen mutants' checks, merged per kind (lint, pytest, each lane), to run once on the
     unmutated copy: a check that fails there would make every kill meaningless."""
-    checks = [mutant.check for mutant in mutants]
+    checks = [check for mutant in mutants for check in mutant.checks]
     runs: list[Callable[[Scratch], list[str]]] = []
     if any(check.lint for check in checks):
         runs.append(lint_check)
@@ -133,6 +138,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m ci.mutants", description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=[], metavar="ID")
     parser.add_argument("--sample", type=int, metavar="N", help="N mutants chosen by the commit hash")
+    parser.add_argument(
+        "--generated",
+        type=int,
+        metavar="N",
+        help="N mutants made by standard operators where the commit hash says",
+    )
     parser.add_argument("--workers", type=int, default=2, help="lane workers of each check")
     # Three at once on 2 cores: a check mostly waits (a stack starting, a browser, an assertion's
     # timeout on a killed mutant), so the whole catalogue took 14 min with 3 jobs, ~20 with 2.
@@ -179,15 +190,17 @@ def run_chosen(chosen: list[Mutant], jobs: int, workers: int) -> list[Outcome] |
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    commit = head_commit() if args.sample is not None else ""
+    commit = head_commit() if args.sample is not None or args.generated else ""
     try:
         catalogue = load_catalogue()
-        chosen = choose(catalogue, args.only, args.sample, commit)
+        only_generated = bool(args.generated) and not (args.only or args.sample is not None)
+        chosen = [] if only_generated else choose(catalogue, args.only, args.sample, commit)
+        generated = generated_mutants(args.generated, int(commit, 16)) if args.generated else []
     except CatalogueError as error:
         # Loud on purpose: a mutant whose code moved would otherwise test nothing, silently.
         print(f"[mutants] the catalogue is broken, no mutant was run: {error}", file=sys.stderr)
         return 2
-    except ValueError as error:
+    except (ValueError, StaleMap) as error:
         print(f"[mutants] {error}", file=sys.stderr)
         return 2
     if args.list:
@@ -196,12 +209,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     announce(chosen, catalogue, args.sample, commit, args.jobs)
-    outcomes = run_chosen(chosen, args.jobs, args.workers)
+    if generated:
+        print(
+            f"[mutants] {len(generated)} generated mutants, lines chosen by commit {commit[:12]}: "
+            + ", ".join(mutant.id for mutant in generated),
+            file=sys.stderr,
+            flush=True,
+        )
+    outcomes = run_chosen(chosen + generated, args.jobs, args.workers)
     if outcomes is None:
         return 1
-    table = write_reports(outcomes, report_folder(args.only, args.sample), time.monotonic() - started)
+    folder = REPORT_DIR / "generated" if only_generated else report_folder(args.only, args.sample)
+    table = write_reports(outcomes, folder, time.monotonic() - started, commit)
     print(table)
-    bad = [outcome for outcome in outcomes if outcome.verdict in ("SURVIVED", "error")]
+    # A generated survivor is a finding for the score and the triage, not a broken build.
+    bad = [
+        outcome
+        for outcome in outcomes
+        if outcome.verdict == "error"
+        or (outcome.verdict == "SURVIVED" and outcome.mutant.capability != GENERATED)
+    ]
     return 1 if bad else 0
 
 

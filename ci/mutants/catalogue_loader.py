@@ -57,6 +57,15 @@ class Mutant:
     capability: str  # the catalogue file it comes from, e.g. console_api
     equivalent: str | None = None
     source: Path = field(default=CATALOGUE_DIR, compare=False)
+    # A generated mutant's line runs in several lanes and tests: one check each (ci/mutants/generated.py).
+    extra_checks: tuple[Check, ...] = ()
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return (self.check, *self.extra_checks)
+
+    def describe_checks(self) -> str:
+        return "; ".join(check.describe() for check in self.checks)
 
 
 def _check(raw: dict[str, object], where: str) -> Check:

@@ -45,8 +45,9 @@ def run_mutant(scratch: Scratch, mutant: Mutant, workers: int) -> Outcome:
     with scratch.mutated(mutant):
         scratch.verify()
         killed_by: list[str] = []
-        for step in _steps(mutant.check, workers):
-            killed_by += step(scratch)
+        for check in mutant.checks:
+            for step in _steps(check, workers):
+                killed_by += step(scratch)
     return Outcome(mutant, bool(killed_by), tuple(killed_by), time.monotonic() - started)
 
 
