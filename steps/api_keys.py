@@ -94,3 +94,21 @@ def step_only_other_key(context: Context) -> None:
     keys = _access_point(world).api_keys.keys
     expect(keys).to_have_count(1)
     expect(keys.first).to_contain_text(_masked(world.agent_builder.access_point.other_api_key_secret))
+
+
+@then("the new API key is shown in its dialog")
+def step_key_shown_in_dialog(context: Context) -> None:
+    """The new-key dialog shows a key's secret; it becomes "that key" (tracked and redacted)."""
+    world: World = context.world
+    secret = _access_point(world).new_key_dialog.secret
+    expect(secret).to_have_value(re.compile(r"^app-"))
+    track_shown_api_key(world, secret.input_value())
+
+
+@then("the clipboard holds the new API key")
+def step_clipboard_holds_key(context: Context) -> None:
+    """The clipboard holds exactly the secret the new-key dialog showed."""
+    world: World = context.world
+    expect(_access_point(world).new_key_dialog.copied).to_have_text("Copied")
+    copied = BrowserPage(world.page).clipboard_text()
+    assert copied == world.agent_builder.access_point.shown_api_key_secret, "the clipboard holds another text"

@@ -24,6 +24,11 @@ AGENT_BACKEND_RUNTIME = "@agent-backend-runtime"
 WEB_APP_RUNTIME = "@web-app-runtime"
 SERVICE_API_RUNTIME = "@service-api-runtime"
 AXE = "@axe"
+# Keyboard use: the a11y lane's other half. A @keyboard scenario does a primary flow with the
+# keyboard alone and asserts where focus is and that it shows. On its own it runs in the a11y lane,
+# on the embedded console (like @axe); one that needs seeded models or the runtime (publish, chat)
+# carries their tags too and runs in the post-merge lane, which starts that stack.
+KEYBOARD = "@keyboard"
 # Where a scenario can run, besides its lane: @https needs the console served over https (the
 # deployed lane: an embedded web app keeps its visitor only in a Secure, Partitioned cookie);
 # @needs-test-hooks needs what only the suite's own consoles mount (the test seeding router), so
@@ -31,7 +36,9 @@ AXE = "@axe"
 HTTPS = "@https"
 NEEDS_TEST_HOOKS = "@needs-test-hooks"
 
-EXECUTION_TAGS = frozenset({CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME, AXE})
+EXECUTION_TAGS = frozenset(
+    {CORE, PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, AGENT_BACKEND_RUNTIME, AXE, KEYBOARD}
+)
 RUNTIME_SURFACE_TAGS = frozenset({WEB_APP_RUNTIME, SERVICE_API_RUNTIME})
 RUNTIME_TAGS = RUNTIME_SURFACE_TAGS | {AGENT_BACKEND_RUNTIME}
 
@@ -52,8 +59,10 @@ RUNTIME_READINESS_STEP = "the agent runtime backend is available"
 # `@core` must stay exactly the deterministic PR set: no seeded fixtures, models, tools or runtime
 # (the PR lane runs against a fresh, unseeded console).
 CORE_EXCLUSIVE_TAGS = (
-    frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
+    frozenset({PREPARED, EXTERNAL_MODEL, EXTERNAL_TOOL, KEYBOARD}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
 )
+# The tags that put a scenario in the post-merge lane (its stack: seed, replayed models, runtime).
+POST_MERGE_TAGS = frozenset({PREPARED, AGENT_BACKEND_RUNTIME, EXTERNAL_MODEL, EXTERNAL_TOOL})
 
 # The setup sentences that choose an agent on a seeded model (the basic agent needs none).
 RUNNABLE_AGENT_STEP = "a runnable agent has been created via API"
@@ -76,6 +85,9 @@ RULE_SET_TAGS: Mapping[str, tuple[str, ...]] = {
 AXE_EXCLUSIVE_TAGS = (EXECUTION_TAGS - {AXE}) | RUNTIME_TAGS | frozenset(FIXTURE_STEPS)
 # Tag -> a step (text after the keyword) every scenario with that tag must contain.
 TAG_STEPS: Mapping[str, str] = {AXE: AXE_SCAN_STEP}
+# A @keyboard scenario presses keys (steps starting with this), and a step that presses keys or
+# asserts focus needs @keyboard (KEYBOARD_USE, below), so every keyboard scenario is in the lane.
+KEYBOARD_STEP_PREFIX = "I press "
 
 # Browser tags choose the browser a scenario runs in (World.start, support/world.py), never its lane. A
 # @microphone scenario gets a Chromium whose fake microphone plays the seeded voice clip, with the
@@ -109,6 +121,8 @@ KNOWN_TAGS = (
 )
 
 _SEEDED_OR_RUNTIME = f"{PREPARED} or {AGENT_BACKEND_RUNTIME} or {EXTERNAL_MODEL} or {EXTERNAL_TOOL}"
+# The a11y lane: every scan, and every keyboard scenario the embedded console can run alone.
+_A11Y = f"{AXE} or ({KEYBOARD} and not ({_SEEDED_OR_RUNTIME}))"
 # Lane name -> the tags a lane leaves out of what it would otherwise run, each with the reason its
 # report gives (the deployed lane runs the PR and post-merge sets against a real deployment).
 LANE_EXCLUSIONS: Mapping[str, Mapping[str, str]] = {
@@ -123,7 +137,7 @@ LANES: Mapping[str, str | None] = {
     "pr": CORE,
     "post-merge": f"({_SEEDED_OR_RUNTIME}) and not {HTTPS}",
     "external": f"{EXTERNAL_MODEL} or {EXTERNAL_TOOL}",
-    "a11y": AXE,
+    "a11y": _A11Y,
     "deployed": _DEPLOYED,
     "full": f"not {HTTPS}",
 }
@@ -157,8 +171,12 @@ def combination_problems(tags: AbstractSet[str]) -> list[tuple[str, str]]:
         message = f"no lane runs a scenario without an execution tag; add one of {', '.join(sorted(EXECUTION_TAGS))}"
         problems.append(("no-execution-tag", message))
     problems += _axe_problems(tags)
-    if HTTPS in tags and tags & {CORE, AXE}:
-        message = f"{HTTPS} runs only in the deployed lane; {CORE} and {AXE} run on http consoles: drop one"
+    keyboard_on_its_own = KEYBOARD in tags and not tags & POST_MERGE_TAGS
+    if HTTPS in tags and (tags & {CORE, AXE} or keyboard_on_its_own):
+        message = (
+            f"{HTTPS} runs only in the deployed lane; {CORE}, {AXE} and {KEYBOARD} on its own run on http "
+            "consoles: drop one"
+        )
         problems.append(("https-exclusive", message))
     surfaces = sorted(tags & RUNTIME_SURFACE_TAGS)
     if surfaces and AGENT_BACKEND_RUNTIME not in tags:
@@ -240,6 +258,8 @@ SERVICE_API_CHAT = StepNeeds(
 # Faults are patches of the record/replay server, which only @external-model scenarios talk to.
 PROVIDER_FAULT = StepNeeds((EXTERNAL_MODEL,), (), "sets a fault of the record/replay model server")
 REPLAYED_CALLS = StepNeeds((EXTERNAL_MODEL,), (), "reads what the record/replay model server was sent")
+# Keys pressed and focus asserted belong to @keyboard scenarios, so the a11y lane has them all.
+KEYBOARD_USE = StepNeeds((KEYBOARD,), (), "uses the keyboard or asserts focus, which @keyboard scenarios do")
 TEST_HOOKS = StepNeeds(
     (NEEDS_TEST_HOOKS,), (), "writes through the test seeding router, which deployments do not mount"
 )

@@ -19,6 +19,8 @@ from support.tags import (
     CORE_EXCLUSIVE_TAGS,
     DECISION_AGENT_STEP,
     FIXTURE_STEPS,
+    KEYBOARD,
+    KEYBOARD_STEP_PREFIX,
     NEEDS_TEST_HOOKS,
     PREPARED,
     RUNNABLE_AGENT_STEP,
@@ -88,6 +90,9 @@ def case_problems(shown: str, case: LintCase, steps: StepDefinitions | None) -> 
         if tag in case.tags and required not in texts:
             message = f'{tag} needs the step "{required}": add it to the scenario'
             problems.append(Problem(shown, case.line, "tag-without-step", message))
+    if KEYBOARD in case.tags and not any(text.startswith(KEYBOARD_STEP_PREFIX) for text in texts):
+        message = f'{KEYBOARD} drives a flow with the keyboard alone: add its keys ("When {KEYBOARD_STEP_PREFIX}...")'
+        problems.append(Problem(shown, case.line, "keyboard-without-keys", message))
     for tag, tag_steps in BROWSER_TAG_STEPS.items():
         if tag in case.tags and not tag_steps & set(texts):
             message = f"{tag} chooses a browser that one of these steps uses: {', '.join(sorted(tag_steps))}"

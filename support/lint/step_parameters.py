@@ -77,6 +77,13 @@ PARAMETERS: tuple[StepParameter, ...] = (
         "model_parameter", "temperature|max tokens", "temperature", "a model parameter of the agent's draft"
     ),
     StepParameter("resource", "tool|dataset", "tool", "what a build assistant proposal names"),
+    StepParameter("key", r"Shift\+Tab|Tab|Enter|Space|Escape", "Tab", "a key a keyboard user presses"),
+    StepParameter(
+        "role",
+        "button|link|textbox|checkbox|combobox",
+        "button",
+        "the role of a control a keyboard user reaches (its accessible name follows, quoted)",
+    ),
 )
 
 # Built-in types a sentence may use, with a text each matches (Cucumber's own {word}, {} and the

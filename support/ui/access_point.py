@@ -80,6 +80,11 @@ class NewApiKeyDialog:
     def secret(self) -> Locator:
         return self.root.get_by_label("New API key", exact=True)
 
+    @property
+    def copied(self) -> Locator:
+        """What the dialog says once its Copy key button copied the secret."""
+        return self.root.get_by_role("status").filter(has_text="Copied")
+
     def done(self) -> None:
         self.root.get_by_role("button", name="Done").click()
 

@@ -39,6 +39,11 @@ class ChatPane:
         return self.scope.get_by_role("button", name="Stop", exact=True)
 
     @property
+    def suggestions(self) -> Locator:
+        """The suggested questions' buttons, under the conversation."""
+        return self.scope.get_by_role("group", name="Suggested questions", exact=True).get_by_role("button")
+
+    @property
     def microphone(self) -> MicrophoneControl:
         return MicrophoneControl(self.page, self.scope, self.MICROPHONE_PREFIX)
 

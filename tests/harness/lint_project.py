@@ -11,7 +11,7 @@ from support.lint.features import lint_paths
 
 STEPS = """
 from behave import given, when, then
-from support.tags import WEB_APP_CHAT
+from support.tags import KEYBOARD_USE, WEB_APP_CHAT
 
 @given("the stable chat model is available")
 def stable(context): pass
@@ -52,6 +52,10 @@ def send(context, text): pass
 
 @then("the page has no accessibility violations")
 def accessible(context): pass
+
+@when("I press Enter")
+@KEYBOARD_USE
+def press_enter(context): pass
 
 @given("the browser denies microphone access")
 def deny_microphone(context): pass

@@ -36,6 +36,16 @@ def test_lane_names() -> None:
         ("external", ("@agent-backend-runtime",), False),
         ("a11y", ("@axe", "@wcag-aa"), True),
         ("a11y", ("@core",), False),
+        ("a11y", ("@keyboard",), True),
+        ("a11y", ("@keyboard", "@needs-test-hooks"), True),
+        ("a11y", ("@keyboard", "@prepared", "@stable-model"), False),
+        ("a11y", ("@keyboard", "@agent-backend-runtime", "@external-model"), False),
+        ("pr", ("@keyboard",), False),
+        ("post-merge", ("@keyboard",), False),
+        ("post-merge", ("@keyboard", "@prepared", "@stable-model"), True),
+        ("post-merge", ("@keyboard", "@agent-backend-runtime", "@web-app-runtime", "@external-model"), True),
+        ("deployed", ("@keyboard",), False),
+        ("full", ("@keyboard",), True),
         ("pr", ("@axe", "@wcag-a"), False),
         ("post-merge", ("@axe", "@wcag-aa"), False),
         ("post-merge", ("@https", "@external-model", "@agent-backend-runtime"), False),
@@ -105,6 +115,21 @@ def test_axe_scenarios_choose_one_rule_set_and_stand_alone() -> None:
     [(rule, message)] = combination_problems({"@axe", "@wcag-a", "@prepared", "@stable-model"})
     assert rule == "axe-exclusive" and "@prepared, @stable-model" in message
     assert [rule for rule, _ in combination_problems({"@core", "@wcag-aa"})] == ["rule-set-without-axe"]
+
+
+def test_keyboard_scenarios_run_alone_in_the_a11y_lane_or_with_the_post_merge_stack() -> None:
+    assert combination_problems({"@keyboard"}) == []
+    assert combination_problems({"@keyboard", "@needs-test-hooks"}) == []
+    assert combination_problems({"@keyboard", "@prepared", "@stable-model"}) == []
+    assert (
+        combination_problems({"@keyboard", "@agent-backend-runtime", "@web-app-runtime", "@external-model"})
+        == []
+    )
+    assert [rule for rule, _ in combination_problems({"@keyboard", "@core"})] == ["core-exclusive"]
+    [(rule, message)] = combination_problems({"@keyboard", "@axe", "@wcag-aa"})
+    assert rule == "axe-exclusive" and "@keyboard" in message
+    assert [rule for rule, _ in combination_problems({"@keyboard", "@https"})] == ["https-exclusive"]
+    assert combination_problems({"@keyboard", "@https", "@external-model", "@agent-backend-runtime"}) == []
 
 
 def test_rule_set_tags_choose_the_axe_rules() -> None:
