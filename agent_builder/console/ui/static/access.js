@@ -1,7 +1,9 @@
 // Access point page: web app and service API switches, URLs, embed snippet, API keys.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
-import { byId, confirmRemoval, copyWithConfirmation, h, pageLoaded, showAlert, timeEl } from './dom.js';
+import {
+  byId, confirmRemoval, copyWithConfirmation, h, openModal, pageLoaded, showAlert, timeEl,
+} from './dom.js';
 
 const errorEl = byId('access-error');
 let access;
@@ -121,7 +123,8 @@ byId('create-key').addEventListener('click', async (event) => {
     const created = await api.post(`${agentPath}/api-keys`, {});
     newKeyInput.value = created.secret;
     byId('key-copied').textContent = '';
-    keyDialog.showModal();
+    button.disabled = false; // the dialog gives the focus back to it
+    openModal(keyDialog, button);
     newKeyInput.select();
     await loadKeys();
   } catch (err) {

@@ -1,7 +1,7 @@
 // Shared by the configure and access point pages: loads the agent into the header and
 // drives the publish state half of the publish bar.
 import { api } from './api.js';
-import { byId, showAlert } from './dom.js';
+import { byId, showAlert, whileDisabled } from './dom.js';
 
 export const agentId = document.querySelector('main').dataset.agentId;
 export const agentPath = `/console/api/agents/${encodeURIComponent(agentId)}`;
@@ -45,8 +45,7 @@ export function createPublishBar({ beforePublish = async () => true, onPublished
     return detail;
   }
 
-  button.addEventListener('click', async () => {
-    button.disabled = true;
+  button.addEventListener('click', () => whileDisabled(button, async () => {
     showAlert(errorEl, '');
     try {
       if (!(await beforePublish())) {
@@ -60,10 +59,8 @@ export function createPublishBar({ beforePublish = async () => true, onPublished
     } catch (err) {
       const reasons = err.code === 'draft_invalid' ? err.body.reasons || [] : [err.message];
       showAlert(errorEl, 'Publish failed', reasons);
-    } finally {
-      button.disabled = false;
     }
-  });
+  }));
 
   return { update, refresh };
 }

@@ -178,7 +178,9 @@ export class ChatSession {
   }
 
   setStreaming(on) {
-    const composerFocused = this.form.contains(document.activeElement);
+    // A suggested question pressed counts as the composer: it is disabled too while a reply streams.
+    const active = document.activeElement;
+    const composerFocused = this.form.contains(active) || this.controls().includes(active);
     this.streaming = on ? { messageId: null, stopRequested: false } : null;
     this.setComposerEnabled(!on);
     this.sendButton.hidden = on;

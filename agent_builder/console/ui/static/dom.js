@@ -122,6 +122,27 @@ export function bindUpload({ input, statusEl, alertEl, upload, after }) {
   });
 }
 
+// Opens `dialog` as a modal (the page behind it inert, Tab kept inside, Escape closes it) and gives
+// the focus back to `opener` when it closes. The browser does that itself only when the opener
+// still had the focus as the dialog opened: a button disabled while its request ran has lost it.
+export function openModal(dialog, opener) {
+  dialog.showModal();
+  dialog.addEventListener('close', () => opener.focus(), { once: true });
+}
+
+// Runs `work()` with `button` disabled. A disabled button drops the focus, so the keyboard user who
+// pressed it gets it back once the button works again, unless they moved on meanwhile.
+export async function whileDisabled(button, work) {
+  const hadFocus = document.activeElement === button;
+  button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+    if (hadFocus && document.activeElement === document.body) button.focus();
+  }
+}
+
 // A modal confirmation; resolves true when the user confirms.
 export function confirmDialog({ title, message, confirmLabel }) {
   return new Promise((resolve) => {

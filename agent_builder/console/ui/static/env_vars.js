@@ -31,7 +31,7 @@ function render() {
     valueCell(variable),
     h('td', { class: 'actions' },
       h('button', {
-        type: 'button', class: 'button small', 'aria-label': `Edit ${variable.name}`,
+        type: 'button', class: 'button small', 'aria-label': `Edit ${variable.name}`, 'data-edit': variable.name,
         onclick: () => openDialog(variable),
       }, 'Edit'), ' ',
       h('button', {
@@ -81,9 +81,12 @@ form.addEventListener('submit', async (event) => {
   submit.disabled = true;
   try {
     const saved = await save();
+    const edited = editing;
     dialog.close();
     statusEl.textContent = `Saved ${saved.name}`;
     await loadEnvVars();
+    // The list was drawn again: the focus goes back to the new row's Edit button.
+    if (edited) body.querySelector(`button[data-edit="${CSS.escape(saved.name)}"]`)?.focus();
   } catch (err) {
     if (err.code === 'env_var_exists') setFieldError(nameInput, err.message);
     else if (err.code === 'value_required') setFieldError(valueInput, err.message);
