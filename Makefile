@@ -9,12 +9,14 @@ STAMP := $(VENV)/.installed
 	merge-reports mutants impact-map soak rerun clean deployed deploy-up deploy-down
 
 # Lane options, passed through by e2e, lane and post-merge: make e2e WORKERS=2 SHARD=1/2 REPEAT=3 ORDER=random
+# SINCE=<git ref> (e2e and lane a11y only): just the scenarios a change since that ref can affect.
 WORKERS ?=
 SHARD ?=
 REPEAT ?=
 ORDER ?=
+SINCE ?=
 LANE_OPTS = $(if $(WORKERS),--workers $(WORKERS)) $(if $(SHARD),--shard $(SHARD)) $(if $(REPEAT),--repeat $(REPEAT)) \
-	$(if $(ORDER),--order $(ORDER))
+	$(if $(ORDER),--order $(ORDER)) $(if $(SINCE),--since $(SINCE))
 
 setup: $(STAMP)
 	@ci/ensure-browser.sh
@@ -33,7 +35,8 @@ e2e: setup
 
 ## Everything CI gates on: unit tests, the API fuzzer, lint, the PR lane, the a11y lane (axe-core
 ## scans), the post-merge lane with the runtime (replayed models: no key, no network), then 10
-## mutants the commit hash chooses (each must be caught; `make mutants` runs the whole catalogue).
+## mutants the commit hash chooses (each must be caught; `make mutants` runs the whole catalogue)
+## and 3 generated ones (reported with their score: ARGS="--generated 100" for a figure).
 test: setup
 	$(BIN)/pytest -n auto
 	$(MAKE) --no-print-directory fuzz
@@ -42,7 +45,7 @@ test: setup
 	$(BIN)/python -m support.lanes a11y --workers auto
 	E2E_START_AGENT_BACKEND=1 $(BIN)/python -m ci.post_merge --workers auto
 	$(BIN)/python -m ci.deployed
-	$(BIN)/python -m ci.mutants --sample 10
+	$(BIN)/python -m ci.mutants --sample 10 --generated 3
 
 unit: setup
 	$(BIN)/pytest
@@ -113,7 +116,7 @@ impact-map: setup
 	$(BIN)/python -m ci.impact $(ARGS)
 
 ## The mutation lane: every catalogued product bug must be caught (ci/mutants/, artifacts/mutants/).
-## make mutants ARGS="--only saved-shown-while-saving"   |   ARGS="--sample 10"
+## make mutants ARGS="--only saved-shown-while-saving"   |   ARGS="--sample 10"   |   ARGS="--generated 100"
 mutants: setup
 	$(BIN)/python -m ci.mutants $(if $(WORKERS),--workers $(WORKERS)) $(ARGS)
 

@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ci.impact.impact_map import MAP_PATH, ROOT, ImpactMap, StaleMap, build
+from ci.impact.build import build
+from support.lanes.impact_map import MAP_PATH, ROOT, ImpactMap, StaleMap
 
 SITE = Path(__file__).resolve().parent / "site"
 # lane -> (argv, extra environment), each on one worker.

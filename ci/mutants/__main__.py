@@ -30,13 +30,13 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from ci.impact.impact_map import StaleMap
 from ci.mutants.catalogue_loader import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.generated import GENERATED, generated_mutants
 from ci.mutants.pool import run_on_copies, scratch_copies
 from ci.mutants.report import write_reports
 from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant
 from ci.mutants.scratch import Scratch, ScratchError
+from support.lanes.impact_map import StaleMap
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "artifacts" / "mutants"

@@ -23,9 +23,9 @@ from cosmic_ray.ast import ast_nodes, get_ast  # type: ignore[import-untyped]  #
 from cosmic_ray.mutating import mutate_code  # type: ignore[import-untyped]
 from cosmic_ray.plugins import get_operator  # type: ignore[import-untyped]
 
-from ci.impact.impact_map import ImpactMap, StaleMap
 from ci.mutants.catalogue_loader import Check, Lane, Mutant
 from ci.mutants.js_operators import JsEdit, edits
+from support.lanes.impact_map import ImpactMap, StaleMap
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENTS = Path(__file__).resolve().parent / "generated_equivalents.toml"

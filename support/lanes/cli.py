@@ -6,7 +6,8 @@ this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker pr
 `--shard I/N` for one CI machine's part of the lane, `--repeat N` to run each scenario N times
 (a scenario that fails once fails the run), `--order random[:SEED]` to hand scenarios out in a
 seeded random order instead of longest first (the seed is printed and kept for `make rerun`), so a
-scenario that needs another to run first fails here, not only on some other machine. Anything else goes to behave (`-n NAME`, a
+scenario that needs another to run first fails here, not only on some other machine; `--since REF`
+(pr and a11y) runs only the scenarios a change since REF can affect (support/lanes/since.py). Anything else goes to behave (`-n NAME`, a
 `file:line`, ...); `--dry-run` lists what the lane selects without running it.
 """
 
@@ -23,14 +24,18 @@ from support.lanes.coordinator import run_pool
 from support.lanes.finish import fresh_lane_folder
 from support.lanes.plan import plan_lane
 from support.lanes.schedule import Shard
+from support.lanes.selection import select_scenarios
+from support.lanes.since import describe
 from support.settings import Settings, SettingsError, load_settings
 from support.tags import LANES, behave_args
 
 USAGE = (
     f"usage: python -m support.lanes {{{','.join(LANES)}}} [--workers N|auto] [--shard I/N] [--repeat N] "
-    "[--order random[:SEED]] [behave args...]"
+    "[--order random[:SEED]] [--since REF] [behave args...]"
 )
 EXIT_USAGE = 2
+# The quick lanes; post-merge and nightly runs are the safety net and run everything.
+SINCE_LANES = ("pr", "a11y")
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class LaneArgs:
     repeat: int
     behave_args: tuple[str, ...]
     order_seed: int | None = None  # --order random[:SEED]; None: longest first
+    since: str | None = None  # --since REF: only what a change since REF can affect
 
 
 def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
@@ -52,7 +58,7 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
     items = iter(argv[1:])
     for item in items:
         name, equals, value = item.partition("=")
-        if name in ("--workers", "--shard", "--repeat", "--order"):
+        if name in ("--workers", "--shard", "--repeat", "--order", "--since"):
             if not equals:
                 value = next(items, "")
             if not value:
@@ -65,7 +71,13 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
         raise ValueError(f"--repeat {repeat!r}: expected a count >= 1")
     shard = Shard.parse(ours["--shard"]) if "--shard" in ours else None
     seed = parse_order(ours["--order"]) if "--order" in ours else None
-    return LaneArgs(argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest), seed)
+    if "--since" in ours and argv[0] not in SINCE_LANES:
+        raise ValueError(
+            f"--since: the {argv[0]} lane always runs everything; it is for {', '.join(SINCE_LANES)}"
+        )
+    return LaneArgs(
+        argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest), seed, ours.get("--since")
+    )
 
 
 def parse_order(value: str) -> int:
@@ -117,6 +129,22 @@ def main(argv: list[str]) -> int:
         return EXIT_USAGE
     fresh_lane_folder(settings, args.lane)
     plan = plan_lane(
-        args.lane, args.behave_args, shard=args.shard, repeat=args.repeat, order_seed=args.order_seed
+        args.lane,
+        args.behave_args,
+        shard=args.shard,
+        repeat=args.repeat,
+        order_seed=args.order_seed,
+        since=args.since,
     )
+    if plan.since is not None and args.since is not None:
+        report = describe(
+            plan.since, select_scenarios([*behave_args(args.lane), *args.behave_args]), args.since
+        )
+        print(report.splitlines()[0], file=sys.stderr)
+        since_file = settings.artifacts_dir / args.lane / "since.txt"
+        since_file.write_text(report, encoding="utf-8")
+        print(f"  every scenario and why it runs or not: {since_file}", file=sys.stderr)
+        if not plan.assignments:
+            print("  nothing this change can affect runs in this lane", file=sys.stderr)
+            return 0
     return run_pool(plan, settings, workers=workers)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from support.lanes.link import Assignment
 from support.lanes.schedule import Estimates, Shard, load_durations
 from support.lanes.selection import select_scenarios
+from support.lanes.since import Selection
+from support.lanes.since import for_lane as select_since
 from support.tags import LANE_EXCLUSIONS, behave_args, excluded_expression
 
 
@@ -23,6 +25,7 @@ class LanePlan:
     repeat: int = 1
     excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
     order_seed: int | None = None
+    since: Selection | None = None  # --since REF: why each kept scenario runs, or why all do
 
     @property
     def order(self) -> str:
@@ -41,12 +44,18 @@ def plan_lane(
     repeat: int = 1,
     durations: Mapping[str, float] | None = None,
     order_seed: int | None = None,
+    since: str | None = None,
 ) -> LanePlan:
     if repeat < 1:
         raise ValueError(f"--repeat {repeat}: expected a count >= 1")
     args = (*behave_args(lane), *extra_args)
     estimates = Estimates(load_durations() if durations is None else durations)
     refs = select_scenarios(args)
+    selection = None
+    if since is not None:
+        selection = select_since(since, refs)
+        if selection.whole is None:
+            refs = [ref for ref in refs if ref.location in selection.kept]
     if shard is not None:
         refs = estimates.shard(refs, shard)
     if order_seed is None:
@@ -59,4 +68,4 @@ def plan_lane(
         f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
         for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
     }
-    return LanePlan(lane, args, assignments, shard, repeat, excluded, order_seed)
+    return LanePlan(lane, args, assignments, shard, repeat, excluded, order_seed, selection)

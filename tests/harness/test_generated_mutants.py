@@ -3,7 +3,6 @@ scenarios run, the commit's seed deciding, each checked by the scenarios and tes
 
 from pathlib import Path
 
-from ci.impact.impact_map import FileImpact, ImpactMap, blob_of
 from ci.mutants.generated import (
     as_mutant,
     choose_sites,
@@ -13,6 +12,7 @@ from ci.mutants.generated import (
     unique_edit,
 )
 from ci.mutants.js_operators import edits
+from support.lanes.impact_map import FileImpact, ImpactMap, blob_of
 
 PYTHON = "def allowed(n, limit):\n    if n < limit and not closed():\n        return True\n    return False\n"
 JS = "import { a } from './a.js';\nif (x === 1 && !busy) { show('Saved'); }\n"

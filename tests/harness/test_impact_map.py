@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from ci.impact.impact_map import FileImpact, ImpactMap, StaleMap, _runnable, blob_of
+from ci.impact.build import _runnable
+from support.lanes.impact_map import FileImpact, ImpactMap, StaleMap, blob_of
 from support.run.impact import _static_name, executed_lines
 
 SCRIPT = "function a() {\n  return 1;\n}\nfunction b() {\n  if (x) {\n    y();\n  }\n}\nb();\n"
@@ -49,6 +50,10 @@ def test_a_test_context_becomes_its_pytest_node_id() -> None:
     )
     assert _runnable("tests", "tests.harness.test_impact_map.TestY.test_z", root) == (
         "tests/harness/test_impact_map.py::TestY::test_z"
+    )
+    # tests/console has no __init__.py: pytest imports its modules by their own names.
+    assert (
+        _runnable("tests", "test_access_point.test_y", root) == "tests/console/test_access_point.py::test_y"
     )
     assert _runnable("pr", "features/a.feature:12", root) == "features/a.feature:12"
 

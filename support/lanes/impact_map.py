@@ -1,4 +1,5 @@
-"""The impact map: which scenarios execute each line of the product, as measured by `make impact-map`.
+"""The impact map: which scenarios execute each line of the product, as measured by `make impact-map`
+(ci/impact/), read by `--since` (support/lanes/since.py) and the generated mutants.
 
 `ci/impact/map.json` holds, for every product file a scenario executed (Python of every service,
 the console's JavaScript as Chromium ran it), the git blob hash of the file as measured and, per
@@ -15,12 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import coverage
-
 ROOT = Path(__file__).resolve().parents[2]
-MAP_PATH = ROOT / "ci" / "impact" / "map.json"
-PRODUCT = "agent_builder"
-STATIC = "agent_builder/console/ui/static"
+MAP_PATH = ROOT / "ci" / "impact" / "map.json"  # measured and written by `make impact-map` (ci/impact/)
 
 
 class StaleMap(LookupError):
@@ -113,57 +110,3 @@ def blob_of(path: Path) -> str:
     return subprocess.run(
         ["git", "hash-object", str(path)], capture_output=True, text=True, check=True
     ).stdout.strip()
-
-
-def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMap:
-    """The map from each lane's measurement folder (`lane -> E2E_IMPACT_DIR` of its run)."""
-    lines: dict[str, dict[int, set[str]]] = {}
-    startup: dict[str, set[int]] = {}
-    for lane, folder in measured.items():
-        for data_file in sorted((folder / "data").glob(".coverage*")):
-            data = coverage.CoverageData(basename=str(data_file))
-            data.read()
-            for measured_file in data.measured_files():
-                path = _product_path(measured_file)
-                if path is None:
-                    continue
-                for line, contexts in (data.contexts_by_lineno(measured_file) or {}).items():
-                    scenarios = {
-                        f"{lane} {_runnable(lane, context, root)}" for context in contexts if context
-                    }
-                    if scenarios:
-                        lines.setdefault(path, {}).setdefault(line, set()).update(scenarios)
-                    else:
-                        startup.setdefault(path, set()).add(line)
-        for js_file in sorted((folder / "js").glob("*.json")):
-            record = json.loads(js_file.read_text(encoding="utf-8"))
-            for name, executed in record["lines"].items():
-                by_line = lines.setdefault(f"{STATIC}/{name}", {})
-                for line in executed:
-                    by_line.setdefault(line, set()).add(f"{lane} {record['scenario']}")
-    impacts = {}
-    for path in sorted(set(lines) | set(startup)):
-        ran = {line: frozenset(s) for line, s in lines.get(path, {}).items()}
-        impacts[path] = FileImpact(blob_of(root / path), ran, startup.get(path, set()) - set(ran))
-    return ImpactMap(commit, impacts)
-
-
-def _runnable(lane: str, context: str, root: Path) -> str:
-    """A scenario's context is its `file:line`; a test's (coverage's `test_function`) is its
-    dotted name, `tests.console.test_x.TestY.test_z`, made a pytest node id here."""
-    if lane != "tests":
-        return context
-    parts = context.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        module = Path(*parts[:cut]).with_suffix(".py")
-        if (root / module).is_file():
-            return "::".join([module.as_posix(), *parts[cut:]])
-    return context
-
-
-def _product_path(measured_file: str) -> str | None:
-    """`/any/checkout/agent_builder/console/app.py` -> `agent_builder/console/app.py`."""
-    parts = Path(measured_file).parts
-    if PRODUCT not in parts:
-        return None
-    return "/".join(parts[len(parts) - parts[::-1].index(PRODUCT) - 1 :])

@@ -1,0 +1,71 @@
+"""The impact map built from what `make impact-map` measured: coverage data of the services and the
+tests, and the pages' JavaScript lines (support/run/impact.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import coverage
+
+from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, blob_of
+
+PRODUCT = "agent_builder"
+STATIC = "agent_builder/console/ui/static"
+
+
+def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMap:
+    """The map from each lane's measurement folder (`lane -> E2E_IMPACT_DIR` of its run)."""
+    lines: dict[str, dict[int, set[str]]] = {}
+    startup: dict[str, set[int]] = {}
+    for lane, folder in measured.items():
+        for data_file in sorted((folder / "data").glob(".coverage*")):
+            data = coverage.CoverageData(basename=str(data_file))
+            data.read()
+            for measured_file in data.measured_files():
+                path = _product_path(measured_file)
+                if path is None:
+                    continue
+                for line, contexts in (data.contexts_by_lineno(measured_file) or {}).items():
+                    scenarios = {
+                        f"{lane} {_runnable(lane, context, root)}" for context in contexts if context
+                    }
+                    if scenarios:
+                        lines.setdefault(path, {}).setdefault(line, set()).update(scenarios)
+                    else:
+                        startup.setdefault(path, set()).add(line)
+        for js_file in sorted((folder / "js").glob("*.json")):
+            record = json.loads(js_file.read_text(encoding="utf-8"))
+            for name, executed in record["lines"].items():
+                by_line = lines.setdefault(f"{STATIC}/{name}", {})
+                for line in executed:
+                    by_line.setdefault(line, set()).add(f"{lane} {record['scenario']}")
+    impacts = {}
+    for path in sorted(set(lines) | set(startup)):
+        ran = {line: frozenset(s) for line, s in lines.get(path, {}).items()}
+        impacts[path] = FileImpact(blob_of(root / path), ran, startup.get(path, set()) - set(ran))
+    return ImpactMap(commit, impacts)
+
+
+def _runnable(lane: str, context: str, root: Path) -> str:
+    """A scenario's context is its `file:line`; a test's (coverage's `test_function`) is its
+    dotted name, made a pytest node id here: `tests.console.test_x.TestY.test_z`, or, for a test
+    folder without `__init__.py` (pytest imports its modules by their own name), `test_x.test_z`."""
+    if lane != "tests":
+        return context
+    parts = context.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        dotted = Path(*parts[:cut]).with_suffix(".py")
+        found = [dotted] if (root / dotted).is_file() else sorted((root / "tests").rglob(dotted.as_posix()))
+        if len(found) == 1:
+            module = found[0].relative_to(root) if found[0].is_absolute() else found[0]
+            return "::".join([module.as_posix(), *parts[cut:]])
+    return context
+
+
+def _product_path(measured_file: str) -> str | None:
+    """`/any/checkout/agent_builder/console/app.py` -> `agent_builder/console/app.py`."""
+    parts = Path(measured_file).parts
+    if PRODUCT not in parts:
+        return None
+    return "/".join(parts[len(parts) - parts[::-1].index(PRODUCT) - 1 :])

@@ -1,0 +1,112 @@
+"""`--since REF` (support/lanes/since.py): a change keeps the scenarios that run what it touched,
+and anything the impact map cannot attribute runs the whole lane, saying why."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support.lanes.impact_map import FileImpact, ImpactMap
+from support.lanes.selection import ScenarioRef
+from support.lanes.since import Selection, select, statement_line
+
+PRODUCT = "import os\n\n\ndef allowed(n):\n    limit = compute(1,\n                    2)\n    return n < limit\n\n\ndef unused():\n    return 0\n"
+SCENARIOS = [
+    ScenarioRef("features/a.feature", 3, "runs allowed"),
+    ScenarioRef("features/b.feature", 5, "runs nothing changed"),
+]
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "agent_builder").mkdir()
+    (tmp_path / "features").mkdir()
+    (tmp_path / "agent_builder" / "x.py").write_text(PRODUCT, encoding="utf-8")
+    (tmp_path / "features" / "a.feature").write_text("Feature: a\n", encoding="utf-8")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "agent_builder/x.py", "features/a.feature")
+    _git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "base")
+    return tmp_path
+
+
+def _select(repo: Path, used_steps: set[str] | None = None) -> Selection:
+    """Selected with a map measured on the committed x.py: line 5 (a call over two lines) and 7
+    run by features/a.feature:3; 1 and 4 at start-up; 11 by nothing."""
+    runs = frozenset({"pr features/a.feature:3"})
+    measured = subprocess.run(
+        ["git", "rev-parse", "HEAD:agent_builder/x.py"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    impact = ImpactMap("base", {"agent_builder/x.py": FileImpact(measured, {5: runs, 7: runs}, {1, 4})})
+    return select("HEAD", SCENARIOS, impact, lambda modules: used_steps or set(), repo)
+
+
+def _edit(repo: Path, path: str, old: str, new: str) -> None:
+    target = repo / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = target.read_text(encoding="utf-8") if target.exists() else ""
+    target.write_text(text.replace(old, new) if old else text + new, encoding="utf-8")
+
+
+def test_a_changed_line_keeps_the_scenarios_that_run_it(repo: Path) -> None:
+    _edit(repo, "agent_builder/x.py", "n < limit", "n <= limit")
+
+    selection = _select(repo)
+
+    assert selection.whole is None
+    assert selection.kept == {"features/a.feature:3": "it runs agent_builder/x.py:7"}
+
+
+def test_a_continuation_line_counts_as_its_statement(repo: Path) -> None:
+    _edit(repo, "agent_builder/x.py", "                    2)", "                    3)")
+
+    assert _select(repo).kept == {"features/a.feature:3": "it runs agent_builder/x.py:5"}
+    assert statement_line(PRODUCT, 6) == 5
+
+
+def test_a_line_no_scenario_runs_keeps_none(repo: Path) -> None:
+    _edit(repo, "agent_builder/x.py", "return 0", "return 1")
+
+    selection = _select(repo)
+
+    assert (selection.whole, selection.kept) == (None, {})
+
+
+def test_a_line_run_at_start_runs_the_whole_lane(repo: Path) -> None:
+    _edit(repo, "agent_builder/x.py", "def allowed(n):", "def allowed(n, m=0):")
+
+    assert "runs while the services start" in str(_select(repo).whole)
+
+
+def test_the_harness_a_stale_map_or_a_new_file_run_the_whole_lane(repo: Path) -> None:
+    _edit(repo, "support/ui/page.py", "", "x = 1\n")
+    assert "support/ui/page.py changed" in str(_select(repo).whole)
+    (repo / "support" / "ui" / "page.py").unlink()
+
+    _edit(repo, "agent_builder/new.py", "", "x = 1\n")
+    assert "agent_builder/new.py is new" in str(_select(repo).whole)
+    (repo / "agent_builder" / "new.py").unlink()
+
+    stale = ImpactMap("old", {"agent_builder/x.py": FileImpact("0" * 40, {7: frozenset({"pr f:1"})})})
+    _edit(repo, "agent_builder/x.py", "n < limit", "n <= limit")
+    assert "changed since the impact map" in str(
+        select("HEAD", SCENARIOS, stale, lambda m: set(), repo).whole
+    )
+
+
+def test_docs_change_nothing_and_a_feature_or_step_keeps_its_scenarios(repo: Path) -> None:
+    _edit(repo, "docs/console.md", "", "more\n")
+    assert (_select(repo).whole, _select(repo).kept) == (None, {})
+
+    _edit(repo, "features/a.feature", "", "  Scenario: new\n")
+    _edit(repo, "steps/publish.py", "", "# edited\n")
+    selection = _select(repo, used_steps={"features/b.feature:5"})
+
+    assert selection.whole is None
+    assert selection.kept == {
+        "features/a.feature:3": "its feature file features/a.feature changed",
+        "features/b.feature:5": "it uses a step of a changed step module",
+    }
