@@ -78,6 +78,11 @@ function onSaved(draft) {
   if (pending) return; // newer edits are still on their way: keep saying "Saving…"
   showSaveState('Saved');
   publishBar.refresh().catch(() => {}); // the publish state depends on the saved draft
+  tellSaved();
+}
+
+// Tells the preview and the build assistant that the draft shown is now the saved one.
+function tellSaved() {
   for (const listener of savedListeners) listener();
 }
 
@@ -144,8 +149,12 @@ const sync = createDraftSync({
     showDraft({ revision: detail.draft.revision, config: merged });
     sync.known(detail.draft); // the server holds theirs until this tab's changes are saved
     publishBar.update(detail);
-    if (changed) edited(); // this tab's own changes, kept on top of the latest draft
-    else showSaveState('Loaded the latest version');
+    if (changed) {
+      edited(); // this tab's own changes, kept on top of the latest draft
+    } else {
+      showSaveState('Loaded the latest version');
+      tellSaved(); // the latest draft is the saved one: the preview shows it at once
+    }
   },
 });
 
@@ -160,6 +169,7 @@ async function restoreVersion(version) {
     throw err;
   }
   showSaveState('Saved');
+  tellSaved(); // the preview and the build assistant show the restored draft at once
   await publishBar.refresh();
 }
 
@@ -210,6 +220,12 @@ bindNumber('top-k', {
 bindNumber('score-threshold', {
   min: 0, max: 1, optional: true, message: 'Score threshold must be between 0 and 1',
   apply: (value) => { config.knowledge.score_threshold = value; },
+});
+
+const retrievalMode = byId('retrieval-mode');
+retrievalMode.addEventListener('change', () => {
+  config.knowledge.retrieval_mode = retrievalMode.value;
+  edited();
 });
 
 // ---------------------------------------------------------------- model
@@ -389,6 +405,7 @@ function showDraft(draft) {
   byId('max-tokens').value = config.parameters.max_tokens;
   byId('top-k').value = config.knowledge.top_k;
   byId('score-threshold').value = config.knowledge.score_threshold ?? '';
+  retrievalMode.value = config.knowledge.retrieval_mode;
   renderModels();
   renderQuestions();
   renderTools();
