@@ -13,7 +13,10 @@
 5. Print the kill table and write artifacts/mutants/report.md and report.json (a `--sample` or
    `--only` run writes them under artifacts/mutants/sample/ or only/, keeping the full run's).
 
-Exit code 1 when a catalogue mutant survives that the catalogue does not mark as equivalent (a
+6. The `--since` recall proof (ci/mutants/recall.py): the selection from each killed mutant's
+   edit must hold every scenario that killed it.
+
+Exit code 1 when the recall proof misses a killing scenario, when a catalogue mutant survives that the catalogue does not mark as equivalent (a
 generated survivor is reported with the score, not failed: nobody chose it), when a mutant
 cannot be applied, or when the baseline fails; 2 for bad arguments or a broken catalogue.
 """
@@ -33,10 +36,13 @@ from pathlib import Path
 from ci.mutants.catalogue_loader import CatalogueError, Check, Mutant, load_catalogue
 from ci.mutants.generated import GENERATED, generated_mutants
 from ci.mutants.pool import run_on_copies, scratch_copies
+from ci.mutants.recall import recall_of, recall_text
 from ci.mutants.report import write_reports
 from ci.mutants.runner import Outcome, lane_check, lint_check, pytest_check, run_mutant
 from ci.mutants.scratch import Scratch, ScratchError
-from support.lanes.impact_map import StaleMap
+from support.lanes.impact_map import ImpactMap, StaleMap
+from support.lanes.selection import select_scenarios
+from support.tags import behave_args
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "artifacts" / "mutants"
@@ -221,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     folder = REPORT_DIR / "generated" if only_generated else report_folder(args.only, args.sample)
     table = write_reports(outcomes, folder, time.monotonic() - started, commit)
-    print(table)
+    proof, recall_holds = recall_section(outcomes)
+    with (folder / "report.md").open("a", encoding="utf-8") as report:
+        report.write(proof)
+    print(table + proof)
     # A generated survivor is a finding for the score and the triage, not a broken build.
     bad = [
         outcome
@@ -229,7 +238,17 @@ def main(argv: list[str] | None = None) -> int:
         if outcome.verdict == "error"
         or (outcome.verdict == "SURVIVED" and outcome.mutant.capability != GENERATED)
     ]
-    return 1 if bad else 0
+    return 1 if bad or not recall_holds else 0
+
+
+def recall_section(outcomes: list[Outcome]) -> tuple[str, bool]:
+    """`--since` proven on this run's kills (ci/mutants/recall.py)."""
+    try:
+        impact: ImpactMap | None = ImpactMap.load()
+    except StaleMap:
+        impact = None
+    pr_lane = select_scenarios(behave_args("pr"))
+    return recall_text(recall_of(outcomes, impact, ROOT), pr_lane)
 
 
 if __name__ == "__main__":

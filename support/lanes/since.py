@@ -22,7 +22,7 @@ from pathlib import Path
 
 from behave.parser import parse_file
 
-from support.lanes.impact_map import ROOT, ImpactMap, StaleMap
+from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, StaleMap
 from support.lanes.selection import ScenarioRef
 from support.lint.step_definitions import loaded_steps, relative
 
@@ -125,8 +125,15 @@ def _product_change(
     if _blob_at(ref, path, root) != measured.blob:
         return f"{path} changed since the impact map was measured: run `make impact-map`"
     old_source = _git(["show", f"{ref}:{path}"], root)
-    for line in changed_lines(ref, path, root):
-        statement = statement_line(old_source, line) if path.endswith(".py") else line
+    return keep_runners(path, old_source, changed_lines(ref, path, root), measured, selection)
+
+
+def keep_runners(
+    path: str, measured_source: str, lines: Iterable[int], measured: FileImpact, selection: Selection
+) -> str | None:
+    """Keeps the scenarios that run `lines` of the file as measured; or says why all must run."""
+    for line in sorted(lines):
+        statement = statement_line(measured_source, line) if path.endswith(".py") else line
         if statement in measured.startup:
             return f"{path}:{line} runs while the services start: every scenario runs it"
         for scenario in measured.lines.get(statement, ()):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ci.mutants.recall import edited_lines, selection_for
 from support.lanes.impact_map import FileImpact, ImpactMap
 from support.lanes.selection import ScenarioRef
 from support.lanes.since import Selection, select, statement_line
@@ -110,3 +111,23 @@ def test_docs_change_nothing_and_a_feature_or_step_keeps_its_scenarios(repo: Pat
         "features/a.feature:3": "its feature file features/a.feature changed",
         "features/b.feature:5": "it uses a step of a changed step module",
     }
+
+
+def test_a_mutants_edit_selects_like_the_diff_a_developer_would_make(repo: Path) -> None:
+    """The recall proof (ci/mutants/recall.py) reads a catalogue mutant as a diff of its lines."""
+    find, replace = "    return n < limit\n", "    return n <= limit\n"
+    assert edited_lines(PRODUCT, find, replace) == {7}
+    assert edited_lines(PRODUCT, "limit = compute(1,\n", "limit = compute(1,\n    0,\n") == {5, 6}
+
+    measured = subprocess.run(
+        ["git", "rev-parse", "HEAD:agent_builder/x.py"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    runs = frozenset({"pr features/a.feature:3"})
+    impact = ImpactMap("base", {"agent_builder/x.py": FileImpact(measured, {5: runs, 7: runs}, {1, 4})})
+
+    selection = selection_for("agent_builder/x.py", find, replace, impact, repo)
+
+    assert (selection.whole, set(selection.kept)) == (None, {"features/a.feature:3"})
+    assert "outside what the impact map measures" in str(
+        selection_for("support/world.py", "a", "b", impact, repo).whole
+    )
