@@ -51,6 +51,18 @@ def step_files_list(context: Context, name: str) -> None:
     expect(_files(context.world).file(name)).to_be_visible()
 
 
+@then("the agent files list {string} once")
+def step_files_list_once(context: Context, name: str) -> None:
+    """The agent's file list shows exactly one file of that name."""
+    expect(_files(context.world).file(name)).to_have_count(1)
+
+
+@then("the agent files list {string} twice")
+def step_files_list_twice(context: Context, name: str) -> None:
+    """The agent's file list shows exactly two files of that name (two uploads, both kept)."""
+    expect(_files(context.world).file(name)).to_have_count(2)
+
+
 @then("the agent files do not list {string}")
 def step_files_lack(context: Context, name: str) -> None:
     """The agent's file list does not show the file."""
@@ -67,3 +79,9 @@ def step_file_error(context: Context, text: str) -> None:
 def step_delete_file(context: Context, name: str) -> None:
     """Delete the file in the page."""
     _files(context.world).delete(name)
+
+
+@when("I delete one of the agent files {string}")
+def step_delete_one_file(context: Context, name: str) -> None:
+    """Delete the first of the files listed under that name, in the page."""
+    _files(context.world).delete(name, first=True)

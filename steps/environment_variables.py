@@ -68,6 +68,13 @@ def step_import(context: Context) -> None:
     _section(context.world).import_file(".env", doc_string(context).encode())
 
 
+@when("I import an env file of {int} variables")
+def step_import_many(context: Context, count: int) -> None:
+    """Import a .env file setting that many variables, E2E_VAR_001=value-001 and on: the same file each time."""
+    text = "".join(f"E2E_VAR_{number:03}=value-{number:03}\n" for number in range(1, count + 1))
+    _section(context.world).import_file(".env", text.encode())
+
+
 @when("I import an env file that is not text")
 def step_import_binary(context: Context) -> None:
     """Import a .env file that is binary, not text."""
@@ -81,6 +88,13 @@ def step_variables_listed(context: Context) -> None:
     expect(section.rows).to_have_count(len(data_table(context).rows))
     for row in data_table(context):
         expect(section.value_of(row["name"])).to_have_text(row["value"])
+
+
+@then("the variables section lists {int} variables")
+def step_variables_counted(context: Context, count: int) -> None:
+    """The section lists exactly that many variables, and the console API holds as many."""
+    expect(_section(context.world).rows).to_have_count(count)
+    assert len(env_vars(context.world)) == count, sorted(env_vars(context.world))
 
 
 @then("the variable {variable} is not listed")

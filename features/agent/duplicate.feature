@@ -31,3 +31,13 @@ Feature: Duplicate an agent
     And the copy has the original's draft configuration
     And the copy is not published and has no API keys
     And the original is still published with its API key
+
+  @core
+  Scenario: A copy keeps the original's secret variables secret
+    Given a basic configured agent has been created via API
+    And the agent has the secret variable SERVICE_TOKEN set to "tok-e2e-0123456789" via API
+    When I open the agent's configure page
+    And I duplicate the agent from its configure page as "secret-copy"
+    Then the variable SERVICE_TOKEN is shown masked as "…6789"
+    And the page never shows the secret "tok-e2e-0123456789"
+    And the console API lists SERVICE_TOKEN as a secret masked as "…6789", without its value

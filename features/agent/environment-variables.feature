@@ -28,13 +28,19 @@ Feature: Environment variables
     And the page never shows the secret "tok-e2e-0123456789"
     And the console API lists SERVICE_TOKEN as a secret masked as "…6789", without its value
 
-  Scenario: Instructions that use a secret variable are not saved, and the page says why
+  Scenario Outline: Instructions that use a secret variable as <reference> are not saved, and the page says why
     Given the agent has the secret variable SERVICE_TOKEN set to "tok-e2e-0123456789" via API
     When I open the agent's configure page
-    And I replace the instructions with "Call the API with {{env.SERVICE_TOKEN}}."
+    And I replace the instructions with "Call the API with <reference>."
     Then the publish bar shows "Save failed: the instructions use a secret variable."
     And the "Instructions" field shows the error "The instructions use {{env.SERVICE_TOKEN}}, a secret variable"
     And the agent's draft instructions are "You are the E2E basic agent. Answer briefly and politely."
+
+    Examples: every spelling that reaches the model as the value
+      | reference                 |
+      | {{env.SERVICE_TOKEN}}     |
+      | {{ env.SERVICE_TOKEN }}   |
+      | {{env.SERVICE_TOKEN  }}   |
 
   Scenario: A variable the instructions use cannot be added as a secret
     Given another tab saves the instructions "Call the API with {{env.SERVICE_TOKEN}}."
@@ -48,6 +54,26 @@ Feature: Environment variables
     And I try to add a variable named "api-key"
     Then the variable dialog says "Use capital letters, digits and underscores, not starting with a digit"
     And no variable was saved
+
+  Scenario Outline: A variable named <name> is refused: the sandbox sets it itself for every command
+    When I open the agent's configure page
+    And I try to add a variable named "<name>"
+    Then the variable dialog says "<name> is set by the sandbox itself and cannot be changed."
+    And no variable was saved
+
+    Examples:
+      | name |
+      | PATH |
+      | HOME |
+
+  Scenario: Adding a variable under a name the agent already has is refused and keeps the value
+    Given the agent has the variable REGION set to "eu-west" via API
+    When I open the agent's configure page
+    And I add the variable REGION with the value "us-east"
+    Then the variable dialog says "A variable named REGION already exists: edit it instead."
+    And the variables are listed:
+      | name   | value   |
+      | REGION | eu-west |
 
   Scenario: Editing a variable changes its value
     Given the agent has the variable REGION set to "eu-west" via API
@@ -113,3 +139,23 @@ Feature: Environment variables
     And I import an env file that is not text
     Then the variables section shows the error "The file is not a UTF-8 text file: nothing was imported."
     And no variable was saved
+
+  Scenario: Importing a .env file over a secret variable keeps it secret, with the new value
+    Given the agent has the secret variable SERVICE_TOKEN set to "tok-e2e-0123456789" via API
+    When I open the agent's configure page
+    And I import an env file containing:
+      """
+      SERVICE_TOKEN=tok-e2e-imported-4321
+      """
+    Then the import reports "Imported 1 variable: 0 added, 1 updated, 0 lines skipped."
+    And the variable SERVICE_TOKEN is shown masked as "…4321"
+    And the page never shows the secret "tok-e2e-imported-4321"
+    And the console API lists SERVICE_TOKEN as a secret masked as "…4321", without its value
+
+  Scenario: Importing the same .env file again updates its variables and adds none
+    When I open the agent's configure page
+    And I import an env file of 60 variables
+    Then the import reports "Imported 60 variables: 60 added, 0 updated, 0 lines skipped."
+    When I import an env file of 60 variables
+    Then the import reports "Imported 60 variables: 0 added, 60 updated, 0 lines skipped."
+    And the variables section lists 60 variables

@@ -43,3 +43,13 @@ Feature: Agent files
     Then the agent files do not list "old.md"
     When I refresh the page
     Then the agent files do not list "old.md"
+
+  Scenario: A file uploaded under a name already listed is kept beside it, and deleting one keeps the other
+    Given the agent has the file "notes.txt" uploaded via API
+    When I open the agent's configure page
+    And I upload the agent file "notes.txt" containing "The second notes."
+    Then the agent files list "notes.txt" twice
+    When I delete one of the agent files "notes.txt"
+    Then the agent files list "notes.txt" once
+    When I refresh the page
+    Then the agent files list "notes.txt" once

@@ -27,5 +27,7 @@ class AgentFilesSection:
     def error(self) -> Locator:
         return self.root.get_by_role("alert")
 
-    def delete(self, name: str) -> None:
-        self.root.get_by_role("button", name=f"Delete {name}").click()
+    def delete(self, name: str, *, first: bool = False) -> None:
+        """Delete the file of that name (`first`: the first of several listed under it)."""
+        button = self.root.get_by_role("button", name=f"Delete {name}")
+        (button.first if first else button).click()

@@ -118,6 +118,27 @@ def test_apply_writes_the_named_sections_in_one_revision(
     assert client.get(f"{agent_path}/build-assistant/proposal").json() == {"proposal": None}
 
 
+def test_a_dataset_name_two_datasets_share_is_unavailable_and_applying_attaches_neither(
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
+) -> None:
+    twins = [client.post("/console/api/datasets", json={"name": "Policies"}).json() for _ in range(2)]
+    assert twins[0]["id"] != twins[1]["id"]
+    proposed = propose(client, agent_path, fake_provider, {"knowledge": ["Policies"]})
+    assert proposed.status_code == 200, proposed.text
+    assert proposed.json()["knowledge"] == [
+        {
+            "name": "Policies",
+            "label": "Policies",
+            "id": None,
+            "available": False,
+            "reason": "2 datasets are named 'Policies'.",
+        }
+    ]
+    before = draft(client, agent_path)
+    client.post(f"{agent_path}/build-assistant/proposal/apply", json={"revision": before["revision"]})
+    assert draft(client, agent_path)["config"]["knowledge"]["dataset_ids"] == []
+
+
 def test_a_partial_proposal_touches_only_what_it_names(
     client: TestClient, agent_path: str, fake_provider: FakeUpstream
 ) -> None:
