@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from support.api.console import session_of, status_of
 from support.step_helpers import data_table, need
 from support.ui.nav_bar import NavBar
+from support.ui.other_port_site import OtherPortSite
 from support.ui.roster import RosterPage
 from support.ui.sign_in import SignInPage
 from support.world import World
@@ -112,3 +113,22 @@ def step_api_refuses_without_session(context: Context) -> None:
     }
     answered = {request: status for request, status in refused.items() if status != 401}
     assert not answered, f"answered without a session: {answered}"
+
+
+_FORGED_BUTTON = "Claim your prize"
+
+
+@when("a page on another port of the console's host posts a sign-out form to the console")
+def step_cross_port_sign_out(context: Context) -> None:
+    """Open a page at the console's host on another port and press its button, a form posting to sign-out."""
+    world: World = context.world
+    site = OtherPortSite(world.page, world.console_url)
+    site.open_with_form("/console/api/logout", _FORGED_BUTTON)
+    site.press(_FORGED_BUTTON)
+
+
+@then("the console refuses it as a request from another origin")
+def step_cross_origin_refused(context: Context) -> None:
+    """The browser shows the console's refusal, which names the other port's origin."""
+    world: World = context.world
+    expect(OtherPortSite(world.page, world.console_url).refusal).to_be_visible()

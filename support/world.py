@@ -40,6 +40,7 @@ from support.seeded.specs import VoiceClip
 from support.settings import Settings
 from support.tags import EXTERNAL_MODEL, EXTERNAL_TOOL, MICROPHONE
 from support.ui.embedding_site import EMBEDDING_SITE
+from support.ui.other_port_site import other_port_origin
 
 
 @dataclass(slots=True)
@@ -231,7 +232,11 @@ class World:
             # lane (benchmarks/trace_cost.py), and a failure keeps its screenshot and page HTML anyway.
             always = run.settings.trace == "always"
             browser_context.tracing.start(screenshots=False, snapshots=always, title=scenario.name)
-        guard_origin(browser_context, run.console_url, suite_origins=(EMBEDDING_SITE,))
+        guard_origin(
+            browser_context,
+            run.console_url,
+            suite_origins=(EMBEDDING_SITE, other_port_origin(run.console_url)),
+        )
         world = cls(
             settings=run.settings,
             console_url=run.console_url,

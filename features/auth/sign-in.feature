@@ -23,6 +23,14 @@ Feature: Sign in and sign out
     And opening the agent roster sends me to the sign-in page
     And the session I signed out of is refused by the console API
 
+  Scenario: A form posted from another port of the console's host is refused and the session stays
+    When I sign in with the admin credentials
+    Then I see the agent roster
+    When a page on another port of the console's host posts a sign-out form to the console
+    Then the console refuses it as a request from another origin
+    When I open the agent roster
+    Then I see the agent roster
+
   Scenario: Without a session the console API refuses every request
     Given a basic configured agent has been created via API
     Then the console API refuses these requests without a session:

@@ -1,5 +1,6 @@
 """Page objects, and nothing else: one module per console page (or part shared by pages), plus the
-web app, the embedding site and the browser tab as a whole (`browser_page`).
+web app, the suite's own pages of other origins (the embedding site; a page on another port of the
+console's host) and the browser tab as a whole (`browser_page`).
 
 Each is a small frozen dataclass around a Playwright `Page` (or, for a card or dialog, its
 `Locator`) that names the page's parts and actions the way a user finds them: by role, then

@@ -45,6 +45,16 @@ def test_cookie_changes_from_another_origin_are_refused_and_change_nothing(clien
     assert client.get("/console/api/me").status_code == 200  # logout was refused: still signed in
 
 
+@pytest.mark.parametrize("origin", ["http://testserver:8080", "https://testserver", "http://testserver:443"])
+def test_another_port_or_scheme_of_the_same_host_is_another_origin(client: TestClient, origin: str) -> None:
+    # Same host, so the same site: the browser sends the SameSite=Lax session cookie along.
+    refused = client.post("/console/api/logout", headers={"Origin": origin})
+    assert origin in assert_error(refused, 403, "cross_origin_request")["message"]
+    assert client.get("/console/api/me").status_code == 200
+    own = client.post(AGENTS, json={"name": "Mine"}, headers={"Origin": "http://testserver:80"})
+    assert own.status_code == 201, own.text
+
+
 def test_a_browser_that_names_no_origin_must_say_same_origin(client: TestClient) -> None:
     # Without Origin a browser still sends Sec-Fetch-Site; a cookie with neither is not trusted.
     bare = TestClient(client.app, cookies=client.cookies)  # the cookie, and nothing about its page
