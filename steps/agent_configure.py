@@ -10,7 +10,15 @@ from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.agents import BASIC_INSTRUCTIONS, current_agent, saved_agent, wait_for_draft
+from support.api_setup.agents import (
+    BASIC_INSTRUCTIONS,
+    DRAFT_FIELDS,
+    current_agent,
+    draft_as_read,
+    enabled_tool_labels,
+    saved_agent,
+    wait_for_draft,
+)
 from support.step_helpers import data_table
 from support.ui.agent_header import AgentHeader
 from support.ui.configure import ConfigurePage
@@ -178,11 +186,50 @@ def step_cannot_add_question(context: Context) -> None:
     expect(configure.question_limit_note).to_be_visible()
 
 
-@then("the agent's draft has {int} suggested questions")
-def step_draft_question_count(context: Context, count: int) -> None:
-    """The agent's draft (console API) has that many suggested questions."""
-    questions = saved_agent(context.world).draft.config.suggested_questions
-    assert len(questions) == count, f"the draft has {questions!r}"
+@then("the agent's draft suggests {strings}")
+def step_draft_questions_are(context: Context, questions: list[str]) -> None:
+    """The agent's draft (console API) has exactly these suggested questions, in this order."""
+    saved = saved_agent(context.world).draft.config.suggested_questions
+    assert saved == questions, f"the draft suggests {saved!r}"
+
+
+@then("the agent's draft is exactly:")
+def step_draft_is_exactly(context: Context) -> None:
+    """Every field of the agent's draft (console API) is as the table says, nothing else.
+
+    The table names each field once (`field`, `value`): instructions, model, temperature, max
+    tokens, opening statement, suggested questions, enabled tools, datasets, top k, score
+    threshold. Lists are joined by " / ", an empty cell is nothing; the model "the stable model",
+    datasets "the ready knowledge dataset", "the dataset" (the scenario's), tools by label (A to Z)."""
+    world: World = context.world
+    expected = {row["field"]: row["value"] for row in data_table(context)}
+    missing = [name for name in DRAFT_FIELDS if name not in expected]
+    unknown = sorted(set(expected) - set(DRAFT_FIELDS))
+    assert not missing and not unknown, (
+        f"the table must name every field of the draft once: missing {missing}, unknown {unknown}"
+    )
+    saved = draft_as_read(world, saved_agent(world))
+    wrong = {name: saved[name] for name in DRAFT_FIELDS if saved[name] != expected[name]}
+    assert not wrong, f"the draft differs from the table in {wrong!r} (the whole draft: {saved!r})"
+
+
+@then("the agent's enabled tools are exactly:")
+def step_enabled_tools_exactly(context: Context) -> None:
+    """The agent's draft (console API) enables exactly the table's tools (by label), no other."""
+    world: World = context.world
+    expected = sorted(row["tool"] for row in data_table(context))
+    enabled = sorted(enabled_tool_labels(world, saved_agent(world)))
+    assert enabled == expected, f"the draft enables {enabled}, not {expected}"
+
+
+@then("the tools switched on are exactly:")
+def step_tools_switched_on(context: Context) -> None:
+    """The configure page's tool switches that are on are exactly the table's tools (by label)."""
+    configure = _configure(context.world)
+    expected = [row["tool"] for row in data_table(context)]
+    for label in expected:
+        expect(configure.switched_on_tool(label)).to_be_visible()
+    expect(configure.switched_on_tools).to_have_count(len(expected))
 
 
 @when("I enable the tool {string}")
@@ -207,6 +254,12 @@ def step_tool_enabled(context: Context, label: str) -> None:
 def step_tool_disabled(context: Context, label: str) -> None:
     """The tool's switch is off."""
     expect(_configure(context.world).tool(label)).not_to_be_checked()
+
+
+@then("no tool is switched on")
+def step_no_tool_on(context: Context) -> None:
+    """Every tool switch on the configure page is off."""
+    expect(_configure(context.world).switched_on_tools).to_have_count(0)
 
 
 @when("I set the {string} field to {string}")

@@ -1,4 +1,5 @@
-"""Knowledge on the configure page: attaching and detaching the ready knowledge dataset."""
+"""Knowledge on the configure page: attaching and detaching the ready knowledge dataset (or the
+scenario's own), and what the knowledge section and the draft then hold."""
 
 from behave import given, then, when
 from behave.runner import Context
@@ -23,6 +24,16 @@ def step_attach_via_api(context: Context) -> None:
     attach_datasets(world, [_ready_knowledge(world).id])
 
 
+@given("the dataset has been attached via API")
+def step_attach_own_via_api(context: Context) -> None:
+    """Attach the scenario's dataset (and only it) to the agent through the API (setup)."""
+    world: World = context.world
+    dataset = need(
+        world.agent_builder.knowledge.dataset, "Create it first: 'a dataset has been created via API'."
+    )
+    attach_datasets(world, [dataset.id])
+
+
 @when("I attach the ready knowledge dataset")
 def step_attach_dataset(context: Context) -> None:
     """Attach the seeded ready-knowledge dataset in the configure page."""
@@ -37,11 +48,21 @@ def step_detach_dataset(context: Context) -> None:
     ConfigurePage(world.page).detach_dataset(_ready_knowledge(world).name)
 
 
-@then("the ready knowledge dataset is attached")
+@then("only the ready knowledge dataset is attached")
 def step_dataset_attached(context: Context) -> None:
-    """The knowledge section lists the ready-knowledge dataset."""
+    """The knowledge section lists the ready-knowledge dataset and no other."""
     world: World = context.world
-    expect(ConfigurePage(world.page).attached_dataset(_ready_knowledge(world).name)).to_be_visible()
+    configure = ConfigurePage(world.page)
+    expect(configure.attached_dataset(_ready_knowledge(world).name)).to_be_visible()
+    expect(configure.attached_dataset_rows).to_have_count(1)
+
+
+@then("no dataset is attached")
+def step_no_dataset_attached(context: Context) -> None:
+    """The knowledge section says no dataset is attached, and lists none."""
+    configure = ConfigurePage(context.world.page)
+    expect(configure.no_datasets_attached).to_be_visible()
+    expect(configure.attached_dataset_rows).to_have_count(1)
 
 
 @then("the agent's draft uses the ready knowledge dataset")

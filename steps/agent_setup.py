@@ -9,6 +9,7 @@ from support.api_setup.agents import (
     create_basic_agent,
     create_decision_agent,
     create_runnable_agent,
+    disable_tool,
     enable_tool,
     publish_agent,
 )
@@ -88,3 +89,9 @@ def step_another_published_agent(context: Context) -> None:
 def step_tool_enabled_via_api(context: Context, tool: str) -> None:
     """Enable a tool in the agent's draft through the API (setup)."""
     enable_tool(context.world, tool)
+
+
+@given("the agent has the tool {string} disabled via API")
+def step_tool_disabled_via_api(context: Context, tool: str) -> None:
+    """Keep a tool in the agent's draft, switched off, through the API (setup)."""
+    disable_tool(context.world, tool)

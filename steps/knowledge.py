@@ -10,6 +10,7 @@ from support.api.models import Dataset
 from support.api_setup.knowledge import (
     create_dataset,
     create_indexed_dataset,
+    delete_dataset,
     track_dataset_created_in_page,
 )
 from support.seeded.specs import dataset_specs
@@ -59,6 +60,12 @@ def step_knowledge_lists(context: Context) -> None:
 def step_dataset_via_api(context: Context) -> None:
     """Create an empty dataset through the API (setup, tracked for cleanup)."""
     create_dataset(context.world)
+
+
+@given("the dataset has been deleted via API")
+def step_dataset_deleted_via_api(context: Context) -> None:
+    """Delete the scenario's dataset through the API, as another admin would."""
+    delete_dataset(context.world)
 
 
 @given("a dataset with the document {string} containing {string} has been indexed via API")

@@ -110,6 +110,26 @@ def step_says(context: Context, text: str) -> None:
     expect(_preview(context.world).notice).to_have_text(text)
 
 
+@then("the preview opens with {string}")
+def step_opens_with(context: Context, text: str) -> None:
+    """The preview's conversation starts with exactly this opening statement, shown once."""
+    preview = _preview(context.world)
+    expect(preview.opening_statements).to_have_count(1)
+    expect(preview.opening_statement_text()).to_have_text(text)
+
+
+@then("the preview shows no opening statement")
+def step_no_opening(context: Context) -> None:
+    """The preview's conversation starts without an opening statement."""
+    expect(_preview(context.world).opening_statements).to_have_count(0)
+
+
+@then("the preview suggests {strings}")
+def step_suggests(context: Context, questions: list[str]) -> None:
+    """The preview offers exactly these suggested questions, in this order."""
+    expect(_preview(context.world).suggestions).to_have_text(questions)
+
+
 @then("the preview message field shows {string}")
 def step_message_field(context: Context, text: str) -> None:
     """The preview's message field holds exactly the text."""

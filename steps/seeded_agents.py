@@ -43,34 +43,42 @@ def step_fixture_settings(context: Context) -> None:
     labels = tool_labels(world.console)
     for tool in config.tools:
         expect(page.tool(labels[tool.name])).to_be_checked(checked=tool.enabled)
+    expect(page.switched_on_tools).to_have_count(len([tool for tool in config.tools if tool.enabled]))
     expect(page.field("Top K")).to_have_value(str(config.knowledge.top_k))
     if config.knowledge.score_threshold is not None:
         expect(page.field("Score threshold")).to_have_value(
             _number_input_text(config.knowledge.score_threshold)
         )
-    for name in dataset_names(world.console, agent):
+    names = dataset_names(world.console, agent)
+    for name in names:
         expect(page.attached_dataset(name)).to_be_visible()
+    expect(page.attached_dataset_rows).to_have_count(max(len(names), 1))  # "No datasets attached"
 
 
 @then("the tools show the fixture agent's enabled and disabled states")
 def step_fixture_tools(context: Context) -> None:
-    """Each tool's switch matches the fixture agent's spec."""
+    """Each tool's switch matches the fixture agent's spec, and no other tool is on."""
     world: World = context.world
     tools = _fixture_agent(world).draft.config.tools
     assert {tool.enabled for tool in tools} == {True, False}, "the tool states agent must mix states"
     labels = tool_labels(world.console)
+    page = ConfigurePage(world.page)
     for tool in tools:
-        expect(ConfigurePage(world.page).tool(labels[tool.name])).to_be_checked(checked=tool.enabled)
+        expect(page.tool(labels[tool.name])).to_be_checked(checked=tool.enabled)
+    # A tool the draft does not name is off too: only the enabled ones are on.
+    expect(page.switched_on_tools).to_have_count(len([tool for tool in tools if tool.enabled]))
 
 
 @then("the knowledge section lists both of the fixture agent's datasets")
 def step_fixture_datasets(context: Context) -> None:
-    """The knowledge section lists both datasets of the dual-retrieval agent."""
+    """The knowledge section lists both datasets of the dual-retrieval agent, and no other."""
     world: World = context.world
     names = dataset_names(world.console, _fixture_agent(world))
     assert len(names) == 2, f"the dual retrieval agent has {len(names)} datasets"
+    page = ConfigurePage(world.page)
     for name in names:
-        expect(ConfigurePage(world.page).attached_dataset(name)).to_be_visible()
+        expect(page.attached_dataset(name)).to_be_visible()
+    expect(page.attached_dataset_rows).to_have_count(2)
 
 
 def _number_input_text(value: float) -> str:

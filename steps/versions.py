@@ -63,6 +63,20 @@ def step_version_read_only(context: Context, version: int, text: str) -> None:
     expect(instructions).not_to_be_editable()
 
 
+@then("version {int} shows read-only:")
+def step_version_details(context: Context, version: int) -> None:
+    """The version's dialog lists exactly these details (`detail`, `value`), in this order.
+
+    A value "the stable model" stands for the seeded stable model's name."""
+    world: World = context.world
+    dialog = _dialog(world, version)
+    rows = data_table(context)
+    stable = world.agent_builder.seeded.stable_model
+    shown = {"the stable model": stable.name} if stable else {}
+    expect(dialog.detail_terms).to_have_text([row["detail"] for row in rows])
+    expect(dialog.detail_values).to_have_text([shown.get(row["value"], row["value"]) for row in rows])
+
+
 @when("I restore version {int} to the draft")
 def step_restore(context: Context, version: int) -> None:
     """Restore the open version into the draft, and wait for its dialog to close."""

@@ -202,8 +202,10 @@ def step_web_app_shows_agent(context: Context) -> None:
     web_app = _web_app(world)
     expect(web_app.title(agent.name)).to_be_visible()
     expect(web_app.conversation).to_contain_text(agent.published.config.opening_statement)
-    for question in agent.published.config.suggested_questions:
+    questions = agent.published.config.suggested_questions
+    for question in questions:
         expect(web_app.suggested_question(question)).to_be_visible()
+    expect(web_app.suggestions).to_have_count(len(questions))  # and no other
 
 
 @then("the web app says it is unavailable")

@@ -40,4 +40,4 @@ Feature: Autosave
     And I add the suggested questions "One?", "Two?", "Three?", "Four?" and "Five?"
     Then the configuration should be saved automatically
     And I cannot add another suggested question
-    And the agent's draft has 5 suggested questions
+    And the agent's draft suggests "One?", "Two?", "Three?", "Four?" and "Five?"

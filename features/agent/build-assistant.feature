@@ -41,6 +41,7 @@ Feature: The build assistant
   Scenario: Applying a proposal updates every section it names in one saved revision
     Given the ready knowledge dataset is available
     And the agent has the file "notes.txt" uploaded via API
+    And the agent has the tool "json_replace" enabled via API
     When I open the agent's configure page
     And I ask the build assistant for this agent:
       """
@@ -51,11 +52,59 @@ Feature: The build assistant
     And the instructions field shows "A greenhouse helper that answers from the station handbook."
     And the opening statement field shows "Welcome to the greenhouse."
     And the suggested questions are "How is the Zephyr lettuce watered?"
-    And the tool "Knowledge search" is enabled
-    And the tool "Sandbox shell" is enabled
-    And the ready knowledge dataset is attached
+    And the tools switched on are exactly:
+      | tool             |
+      | Knowledge search |
+      | Sandbox shell    |
+    And only the ready knowledge dataset is attached
     And the agent files list "notes.txt"
+    And the preview opens with "Welcome to the greenhouse."
+    And the preview suggests "How is the Zephyr lettuce watered?"
+    When I refresh the page
+    Then the tools switched on are exactly:
+      | tool             |
+      | Knowledge search |
+      | Sandbox shell    |
+    And the agent's draft is exactly:
+      | field               | value                                                        |
+      | instructions        | A greenhouse helper that answers from the station handbook. |
+      | model               |                                                              |
+      | temperature         | 0.7                                                          |
+      | max tokens          | 1024                                                         |
+      | opening statement   | Welcome to the greenhouse.                                   |
+      | suggested questions | How is the Zephyr lettuce watered?                           |
+      | enabled tools       | Knowledge search / Sandbox shell                             |
+      | datasets            | the ready knowledge dataset                                  |
+      | top k               | 3                                                            |
+      | score threshold     |                                                              |
     And the proposal was saved as one new revision that keeps the model and parameters
+
+  Scenario: An edit made right before Apply is kept beside the proposal
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A lighthouse keeper's helper that answers in one sentence.
+      """
+    Then the build assistant proposes:
+      | section      | proposed                                                   |
+      | Instructions | A lighthouse keeper's helper that answers in one sentence. |
+    When the autosave delay does not run out by itself
+    And I replace the opening statement with "Edited right before applying."
+    And I apply the proposal
+    Then the instructions field shows "A lighthouse keeper's helper that answers in one sentence."
+    And the opening statement field shows "Edited right before applying."
+    And the agent's draft is exactly:
+      | field               | value                                                      |
+      | instructions        | A lighthouse keeper's helper that answers in one sentence. |
+      | model               |                                                            |
+      | temperature         | 0.7                                                        |
+      | max tokens          | 1024                                                       |
+      | opening statement   | Edited right before applying.                              |
+      | suggested questions |                                                            |
+      | enabled tools       |                                                            |
+      | datasets            |                                                            |
+      | top k               | 3                                                          |
+      | score threshold     |                                                            |
 
   Scenario: A pending proposal survives leaving the page
     When I open the agent's configure page
@@ -85,10 +134,15 @@ Feature: The build assistant
     Then the build assistant marks the tool "holo_projector" unavailable
     When I apply the proposal
     Then the configuration should be saved automatically
-    And the tool "Sandbox shell" is enabled
+    And the tools switched on are exactly:
+      | tool          |
+      | Sandbox shell |
     And the instructions field shows "A shell helper that runs commands for the operators."
     And the opening statement field shows "Hello from the operators' desk."
     And the suggested questions are "Which command failed?" and "Where is the log?"
+    And the agent's enabled tools are exactly:
+      | tool          |
+      | Sandbox shell |
     And the proposal was saved as one new revision that keeps the model and parameters
 
   Scenario: A failing decision model call is shown and leaves the draft alone

@@ -22,7 +22,10 @@ Feature: Concurrent tabs
   Scenario: A tab that regains focus offers to load the latest version
     When I open the agent's configure page
     And another tab saves the instructions "Saved in another tab."
+    And another tab saves the opening statement "Greeting saved in another tab."
     And I return to the configure page's tab
     Then the configure page says the agent was changed elsewhere and offers to load the latest
     When in the first tab I load the latest version
     Then the instructions field shows "Saved in another tab."
+    And the opening statement field shows "Greeting saved in another tab."
+    And the preview opens with "Greeting saved in another tab."

@@ -11,6 +11,7 @@ Feature: Configure persistence
     When I open the agent's configure page
     And I replace the instructions with "Answer in exactly three bullet points."
     Then the configuration should be saved automatically
+    And the instructions field shows "Answer in exactly three bullet points."
     When I refresh the page
     Then the instructions field shows "Answer in exactly three bullet points."
 
@@ -35,9 +36,29 @@ Feature: Configure persistence
     And I add the suggested question "How often should I water?"
     And I add the suggested question "Which light is best?"
     Then the configuration should be saved automatically
+    And the opening statement field shows "Hi! Ask me about orchids."
+    And the suggested questions are "How often should I water?" and "Which light is best?"
     When I refresh the page
     Then the opening statement field shows "Hi! Ask me about orchids."
     And the suggested questions are "How often should I water?" and "Which light is best?"
+    And the agent's draft suggests "How often should I water?" and "Which light is best?"
+
+  Scenario: The preview shows each saved opening statement and suggested questions without a reload
+    When I open the agent's configure page
+    Then the preview shows no opening statement
+    When I replace the opening statement with "Hi! Ask me about orchids."
+    And I add the suggested question "How often should I water?"
+    Then the configuration should be saved automatically
+    And the preview opens with "Hi! Ask me about orchids."
+    And the preview suggests "How often should I water?"
+    When I replace the opening statement with "Hello again, orchid grower."
+    And I add the suggested question "Which light is best?"
+    Then the configuration should be saved automatically
+    And the preview opens with "Hello again, orchid grower."
+    And the preview suggests "How often should I water?" and "Which light is best?"
+    When I refresh the page
+    Then the preview opens with "Hello again, orchid grower."
+    And the preview suggests "How often should I water?" and "Which light is best?"
 
   Scenario: Tool switches remain after refresh
     When I open the agent's configure page
@@ -46,6 +67,13 @@ Feature: Configure persistence
     Then the configuration should be saved automatically
     When I disable the tool "Sandbox shell"
     Then the configuration should be saved automatically
+    And the tools switched on are exactly:
+      | tool         |
+      | JSON replace |
     When I refresh the page
-    Then the tool "JSON replace" is enabled
-    And the tool "Sandbox shell" is disabled
+    Then the tools switched on are exactly:
+      | tool         |
+      | JSON replace |
+    And the agent's enabled tools are exactly:
+      | tool         |
+      | JSON replace |

@@ -6,6 +6,8 @@ Feature: Duplicate an agent
   @core
   Scenario: Duplicating from the roster copies the draft and the files under "<name> (copy)"
     Given a basic configured agent has been created via API
+    And the agent has the tool "sandbox_shell" enabled via API
+    And the agent has the tool "json_replace" disabled via API
     And the agent has the file "notes.txt" uploaded via API
     And the agent has the variable REGION set to "eu-west" via API
     When I open the agent roster
@@ -18,6 +20,17 @@ Feature: Duplicate an agent
       | REGION | eu-west |
     And the publish bar shows "Not published"
     And the copy has the original's draft configuration
+
+  @core
+  Scenario: A copy made right after an edit has the edit
+    Given a basic configured agent has been created via API
+    When I open the agent's configure page
+    And the autosave delay does not run out by itself
+    And I replace the instructions with "Edited just before duplicating."
+    And I duplicate the agent from its configure page as "copy"
+    Then the instructions field shows "Edited just before duplicating."
+    And the copy has the original's draft configuration
+    And the agent's draft instructions are "Edited just before duplicating."
 
   @prepared @stable-model
   Scenario: A copy made on the configure page of a published agent is not published and has no keys

@@ -11,8 +11,9 @@ Feature: Attaching knowledge to an agent
     When I open the agent's configure page
     And I attach the ready knowledge dataset
     Then the configuration should be saved automatically
+    And only the ready knowledge dataset is attached
     When I refresh the page
-    Then the ready knowledge dataset is attached
+    Then only the ready knowledge dataset is attached
     And the agent's draft uses the ready knowledge dataset
 
   Scenario: Detaching a dataset removes it from the draft

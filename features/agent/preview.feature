@@ -29,6 +29,16 @@ Feature: Previewing the draft
     And I send the message "Please run the command `echo E2E-DRAFT-$((6 * 7))`"
     Then the agent replies "You said: Please run the command `echo E2E-DRAFT-$((6 * 7))`"
 
+  Scenario: A question asked right after an edit is answered by the edited draft
+    When I open the agent's configure page
+    And the autosave delay does not run out by itself
+    And I enable the tool "Sandbox shell"
+    And I ask the preview "Please run the command `echo E2E-AT-ONCE-$((6 * 7))`"
+    Then the preview replies "Tool sandbox_shell returned: E2E-AT-ONCE-42"
+    And the agent's enabled tools are exactly:
+      | tool          |
+      | Sandbox shell |
+
   Scenario: A sandbox command's output reaches the preview reply
     Given the agent has the tool "sandbox_shell" enabled via API
     When I open the agent's configure page
@@ -79,6 +89,7 @@ Feature: Previewing the draft
     Then the preview conversation is empty
     When I ask the preview "Reply with exactly: E2E-SECOND-CONVERSATION"
     Then the preview replies "E2E-SECOND-CONVERSATION"
+    And the preview shows 1 question
     When I refresh the page
     Then the preview shows 1 question
     And the preview replies "E2E-SECOND-CONVERSATION"

@@ -129,6 +129,120 @@ def enable_tool(world: World, tool: str) -> AgentDetail:
     )
 
 
+def disable_tool(world: World, tool: str) -> AgentDetail:
+    """The tool kept in the agent's draft, switched off (as the configure page's switch leaves it)."""
+    agent = saved_agent(world)
+    others = [t for t in agent.draft.config.tools if t.name != tool]
+    return _save_changed(
+        world, agent, tools=[*others, AgentTool.model_validate({"name": tool, "enabled": False})]
+    )
+
+
+def tool_labels(world: World) -> dict[str, str]:
+    """The label the console shows for each tool name (what the configure page's switches read)."""
+    return {tool.name: tool.label for tool in world.console.list_tools().data}
+
+
+def enabled_tool_labels(world: World, agent: AgentDetail) -> list[str]:
+    """The labels of the tools the agent's draft enables, in the draft's order."""
+    labels = tool_labels(world)
+    return [labels.get(tool.name, tool.name) for tool in agent.draft.config.tools if tool.enabled]
+
+
+# The fields of a draft, as `the agent's draft is exactly:` names them, in the table's order.
+DRAFT_FIELDS = (
+    "instructions",
+    "model",
+    "temperature",
+    "max tokens",
+    "opening statement",
+    "suggested questions",
+    "enabled tools",
+    "datasets",
+    "top k",
+    "score threshold",
+)
+LIST_SEPARATOR = " / "
+
+
+def draft_as_read(world: World, agent: AgentDetail) -> dict[str, str]:
+    """The agent's draft, every field as a scenario's table writes it: lists joined by " / ",
+    nothing as an empty cell, the seeded stable model as "the stable model", the seeded ready
+    knowledge dataset as "the ready knowledge dataset", the scenario's dataset as "the dataset",
+    the enabled tools by their labels in alphabetical order."""
+    config = agent.draft.config
+    unread = _unread_fields(config)
+    assert unread == _unread_fields(AgentConfig()), (
+        f"the draft has fields the table does not name, changed from their defaults: {unread}; "
+        "name them in DRAFT_FIELDS and draft_as_read (support/api_setup/agents.py)"
+    )
+    return {
+        "instructions": config.instructions,
+        "model": _model_as_read(world, config.model),
+        "temperature": f"{config.parameters.temperature:g}",
+        "max tokens": str(config.parameters.max_tokens),
+        "opening statement": config.opening_statement,
+        "suggested questions": LIST_SEPARATOR.join(config.suggested_questions),
+        "enabled tools": LIST_SEPARATOR.join(sorted(enabled_tool_labels(world, agent))),
+        "datasets": LIST_SEPARATOR.join(_dataset_as_read(world, id_) for id_ in config.knowledge.dataset_ids),
+        "top k": str(config.knowledge.top_k),
+        "score threshold": ""
+        if config.knowledge.score_threshold is None
+        else f"{config.knowledge.score_threshold:g}",
+    }
+
+
+# The AgentConfig fields DRAFT_FIELDS reads (a section's dict: its keys read).
+_READ = {
+    "instructions": None,
+    "model": None,
+    "parameters": {"temperature", "max_tokens"},
+    "opening_statement": None,
+    "suggested_questions": None,
+    "tools": None,
+    "knowledge": {"dataset_ids", "top_k", "score_threshold"},
+}
+
+
+def _unread_fields(config: AgentConfig) -> dict[str, object]:
+    """The draft's fields DRAFT_FIELDS does not read, by dotted name: a field added to the draft
+    later must keep its default in a scenario that claims the whole draft, until it is read."""
+    unread: dict[str, object] = {}
+    for name, value in config.model_dump(mode="json").items():
+        read = _READ.get(name, set())
+        if read is None:
+            continue
+        if isinstance(value, dict):
+            unread |= {f"{name}.{key}": item for key, item in value.items() if key not in read}
+        else:
+            unread[name] = value
+    return unread
+
+
+def _model_as_read(world: World, model: AgentModelRef | None) -> str:
+    if model is None:
+        return ""
+    stable = world.agent_builder.seeded.stable_model
+    if stable is not None and (model.provider_id, model.name) == (stable.provider_id, stable.name):
+        return "the stable model"
+    return model.name
+
+
+def _dataset_as_read(world: World, dataset_id: str) -> str:
+    ready = world.agent_builder.seeded.ready_knowledge
+    if ready is not None and dataset_id == ready.id:
+        return "the ready knowledge dataset"
+    own = world.agent_builder.knowledge.dataset
+    try:
+        name = world.console.get_dataset(dataset_id).name
+    except ConsoleApiError as error:
+        if error.status != 404:
+            raise
+        # A draft must never keep a dataset deleted since: this makes the table say so.
+        return "the deleted dataset" if own is not None and dataset_id == own.id else "a deleted dataset"
+    return "the dataset" if own is not None and dataset_id == own.id else name
+
+
 def attach_datasets(world: World, dataset_ids: list[str]) -> AgentDetail:
     """The agent's draft retrieving from exactly these datasets."""
     agent = saved_agent(world)

@@ -6,7 +6,7 @@ from support.api.models import Dataset, Document
 from support.api.polling import poll_until
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
-from support.step_helpers import LONG_WAIT_MS
+from support.step_helpers import LONG_WAIT_MS, need
 from support.world import World
 
 
@@ -29,6 +29,12 @@ def track_dataset_created_in_page(world: World, dataset_id: str, name: str) -> D
 
 def create_dataset(world: World, label: str = "dataset") -> Dataset:
     return track_dataset(world, world.console.create_dataset(world.name(label)))
+
+
+def delete_dataset(world: World) -> None:
+    """Delete "the dataset" through the API, as another admin would (its cleanup then finds it gone)."""
+    dataset = need(world.agent_builder.knowledge.dataset, "start with 'a dataset has been created via API'")
+    world.console.delete_dataset(dataset.id)
 
 
 def create_indexed_dataset(world: World, document_name: str, text: str) -> Document:

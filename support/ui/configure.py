@@ -16,6 +16,7 @@ from support.browser.held_requests import HeldRequest, hold
 
 # At most this many suggested questions; the page says so next to "Add question".
 QUESTION_LIMIT_NOTE = "At most 5 questions"
+NO_DATASETS_ATTACHED = "No datasets attached"
 # Longer than the page waits after an edit before it saves (configure.js SAVE_DELAY_MS).
 AUTOSAVE_DELAY_MS = 1000
 _DRAFT_SAVE = re.compile(r"/console/api/agents/[^/?]+/draft$")
@@ -89,6 +90,18 @@ class ConfigurePage:
         return self.page.get_by_role("checkbox", name=label, exact=True)
 
     @property
+    def tools_section(self) -> Locator:
+        return self.page.get_by_role("region", name="Tools", exact=True)
+
+    @property
+    def switched_on_tools(self) -> Locator:
+        """Every tool switch that is on."""
+        return self.tools_section.get_by_role("checkbox", checked=True)
+
+    def switched_on_tool(self, label: str) -> Locator:
+        return self.tools_section.get_by_role("checkbox", name=label, exact=True, checked=True)
+
+    @property
     def knowledge_section(self) -> Locator:
         return self.page.get_by_role("region", name="Knowledge", exact=True)
 
@@ -102,6 +115,15 @@ class ConfigurePage:
 
     def attached_dataset(self, name: str) -> Locator:
         return self.knowledge_section.get_by_role("listitem").filter(has_text=name)
+
+    @property
+    def attached_dataset_rows(self) -> Locator:
+        """The attached datasets' rows (one "No datasets attached" row when there is none)."""
+        return self.knowledge_section.get_by_role("listitem")
+
+    @property
+    def no_datasets_attached(self) -> Locator:
+        return self.knowledge_section.get_by_role("listitem").filter(has_text=NO_DATASETS_ATTACHED)
 
     def return_to_tab(self) -> None:
         """The user comes back to this tab. Headless pages never lose focus or visibility, so the

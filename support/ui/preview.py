@@ -27,6 +27,14 @@ class PreviewPane(ChatPane):
         return self.scope.get_by_role("button", name="Restart preview", exact=True)
 
     @property
+    def opening_statements(self) -> Locator:
+        """The draft's opening statement at the head of the conversation (one at most)."""
+        return self.conversation.get_by_role("article", name="Opening statement", exact=True)
+
+    def opening_statement_text(self) -> Locator:
+        return self.reply_text(self.opening_statements)
+
+    @property
     def notice(self) -> Locator:
         return self.page.locator("#preview-notice")
 

@@ -16,6 +16,16 @@ class VersionDialog:
     def instructions(self) -> Locator:
         return self.root.get_by_label("Instructions of this version", exact=True)
 
+    @property
+    def detail_terms(self) -> Locator:
+        """The names of the version's details (Model, Temperature, Tools ...), in order."""
+        return self.root.get_by_role("term")
+
+    @property
+    def detail_values(self) -> Locator:
+        """The values of the version's details, in the order of their names."""
+        return self.root.get_by_role("definition")
+
     def restore(self) -> None:
         self.root.get_by_role("button", name="Restore to draft").click()
 
