@@ -18,12 +18,13 @@ from agent_builder.runtime.config import RuntimeConfig
 from agent_builder.runtime.events import Event
 from agent_builder.runtime.provider import Completion, ProviderError, ToolCallRequest, stream_chat
 from agent_builder.runtime.schemas import RunRequest
-from agent_builder.runtime.tools import Toolbox, ToolResult, ToolServices
+from agent_builder.runtime.tools import RETRIEVAL, Toolbox, ToolResult, ToolServices
 
 logger = logging.getLogger(__name__)
 
 MAX_MODEL_CALLS = 6
 _TOOL_NOTE = "You can call tools ({names}). Call one when the request needs it, then answer from its result."
+_KNOWLEDGE_NOTE = "Knowledge retrieved for this message (answer from it, and cite the document you used):"
 
 
 class _RunFailed(Exception):
@@ -97,11 +98,8 @@ class AgentRun:
         )
 
     async def _loop(self) -> Event:
-        agent = self._request.agent
         tools = self._tools.specs()
-        system = agent.instructions
-        if tools:
-            system = f"{system}\n\n{_TOOL_NOTE.format(names=', '.join(self._tools.enabled))}".strip()
+        system = await self._system_prompt(bool(tools))
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         messages += [{"role": item.role, "content": item.content} for item in self._request.history]
         messages.append({"role": "user", "content": self._request.query})
@@ -132,6 +130,26 @@ class AgentRun:
         raise _RunFailed(
             "tool_loop_limit", f"The agent made {MAX_MODEL_CALLS} model calls without a final answer."
         )
+
+    async def _system_prompt(self, offers_tools: bool) -> str:
+        """The instructions, the tools note, and with every-message retrieval the passages found
+        for the user's question (retrieved here, before the first model call, and shown to the
+        client as a `knowledge_retrieval` tool call with its citations)."""
+        agent = self._request.agent
+        system = agent.instructions
+        if offers_tools:
+            system = f"{system}\n\n{_TOOL_NOTE.format(names=', '.join(self._tools.enabled))}".strip()
+        knowledge = agent.knowledge
+        if knowledge.retrieval_mode == "every_message" and knowledge.dataset_ids:
+            call_id = f"{RETRIEVAL}-{self._request.run_id}"
+            arguments = {"query": self._request.query}
+            self._emit(events.tool_call(call_id, RETRIEVAL, arguments))
+            result = await self._tools.retrieve(self._request.query)
+            citations = [citation.as_dict() for citation in result.citations]
+            self._emit(events.tool_result(call_id, RETRIEVAL, result.output, result.is_error, citations))
+            if citations:
+                system = f"{system}\n\n{_KNOWLEDGE_NOTE}\n\n{result.output}".strip()
+        return system
 
     async def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         model = self._request.agent.model

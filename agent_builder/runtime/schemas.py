@@ -11,9 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 
 from agent_builder.agent_parameters import (
     DEFAULT_MAX_TOKENS,
+    DEFAULT_RETRIEVAL_MODE,
     DEFAULT_TEMPERATURE,
     DEFAULT_TOP_K,
     MaxTokens,
+    RetrievalMode,
     ScoreThreshold,
     Temperature,
     TopK,
@@ -56,6 +58,7 @@ class KnowledgeSettings(_Model):
     dataset_ids: list[str] = []
     top_k: TopK = DEFAULT_TOP_K
     score_threshold: ScoreThreshold | None = None
+    retrieval_mode: RetrievalMode = DEFAULT_RETRIEVAL_MODE
 
 
 class AgentSnapshot(_Model):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,8 @@ MIN_HIDDEN_SECRET_CHARS = 4
 _SERVICE_TIMEOUT_S = 30.0
 # shellctl enforces the command timeout; the HTTP call only needs room for its reply on top.
 _SHELL_HTTP_MARGIN_S = 10.0
+# The name every-message retrieval goes by in tool.call/tool.result events (never offered to the model).
+RETRIEVAL = "knowledge_retrieval"
 
 
 def _function(name: ToolName, description: str, properties: dict[str, Any]) -> dict[str, Any]:
@@ -123,8 +126,16 @@ class Toolbox:
         if name not in self.enabled:
             available = ", ".join(self.enabled) or "no tools"
             return ToolResult(f"Unknown tool {name!r}: this agent can use {available}.", True)
+        return await self._guarded(name, self._dispatch(name, arguments))
+
+    async def retrieve(self, query: str) -> ToolResult:
+        """Every-message retrieval: the agent's knowledge searched with the user's question before
+        the model is called, whether or not the model may call knowledge_search itself."""
+        return await self._guarded(RETRIEVAL, self._knowledge_search(query, RETRIEVAL))
+
+    async def _guarded(self, name: str, work: Coroutine[Any, Any, ToolResult]) -> ToolResult:
         try:
-            result = await self._dispatch(name, arguments)
+            result = await work
         except _ToolFailure as failure:
             result = ToolResult(str(failure), True)
         except Exception as exc:  # a bug in the tool, or in what it calls: the run goes on
@@ -190,16 +201,14 @@ class Toolbox:
         parts += ["[output truncated]"] if reply.get("truncated") else []
         return ToolResult("\n".join(parts) if parts else "(no output)")
 
-    async def _knowledge_search(self, query: str) -> ToolResult:
+    async def _knowledge_search(self, query: str, tool: str = "knowledge_search") -> ToolResult:
         service = self._request.services.knowledge
         console_url = self._services.console_url
         if service is None or console_url is None:
-            raise _ToolFailure(
-                "knowledge_search is unavailable: no knowledge retrieval is configured for this run."
-            )
+            raise _ToolFailure(f"{tool} is unavailable: no knowledge retrieval is configured for this run.")
         knowledge = self._request.agent.knowledge
         reply = await self._post(
-            "knowledge_search",
+            tool,
             console_url + KNOWLEDGE_RETRIEVE_PATH,
             {
                 "query": query,

@@ -370,6 +370,9 @@ class KnowledgeSettings(BaseModel):
     dataset_ids: list[DatasetId] = Field([], max_length=50, title='Dataset Ids')
     top_k: int = Field(3, ge=1, le=10, title='Top K')
     score_threshold: ScoreThreshold | None = Field(None, title='Score Threshold')
+    retrieval_mode: Literal['agent_decided', 'every_message'] = Field(
+        'agent_decided', title='Retrieval Mode'
+    )
 
 
 class LoginRequest(BaseModel):
@@ -717,7 +720,8 @@ class AgentConfig(BaseModel):
         [], max_length=4, title='Tools', validate_default=True
     )
     knowledge: KnowledgeSettings = Field(
-        {'dataset_ids': [], 'top_k': 3}, validate_default=True
+        {'dataset_ids': [], 'top_k': 3, 'retrieval_mode': 'agent_decided'},
+        validate_default=True,
     )
 
 

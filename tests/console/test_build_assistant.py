@@ -85,7 +85,7 @@ def test_apply_writes_the_named_sections_in_one_revision(
         {"id": agent_path.rsplit("/", 1)[-1]},
         parameters={"temperature": 1.3, "max_tokens": 900},
         tools=[{"name": "sandbox_shell", "enabled": True}],
-        knowledge={"dataset_ids": [], "top_k": 7, "score_threshold": 0.4},
+        knowledge={"dataset_ids": [], "top_k": 7, "score_threshold": 0.4, "retrieval_mode": "every_message"},
     )
     upload(client, f"{agent_path}/files", "notes.txt", b"keep me")
     before = draft(client, agent_path)
@@ -109,7 +109,12 @@ def test_apply_writes_the_named_sections_in_one_revision(
         {"name": "sandbox_shell", "enabled": False},
         {"name": "knowledge_search", "enabled": True},
     ]
-    assert config["knowledge"] == {"dataset_ids": [policies["id"]], "top_k": 7, "score_threshold": 0.4}
+    assert config["knowledge"] == {
+        "dataset_ids": [policies["id"]],
+        "top_k": 7,
+        "score_threshold": 0.4,
+        "retrieval_mode": "every_message",
+    }
     assert (config["parameters"], config["model"]) == (
         before["config"]["parameters"],
         before["config"]["model"],

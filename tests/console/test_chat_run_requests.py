@@ -71,6 +71,7 @@ TOOLS = [
     {"name": "sandbox_shell", "enabled": False},
 ]
 PARAMETERS = {"temperature": 0.3, "max_tokens": 200}
+AGENT_DECIDED = {"retrieval_mode": "agent_decided"}  # the default: the model calls knowledge_search
 
 
 def published_with_a_newer_draft(console: Console, model: dict[str, str], knowledge: dict[str, Any]) -> dict:
@@ -111,7 +112,7 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     console.api.post("/console/api/tool-credentials", json=SEARCH).raise_for_status()
     attached = indexed_dataset(console, "Attached", "The attached token is TOKEN-A1.")
     other = indexed_dataset(console, "Other", "The other token is TOKEN-B2.")
-    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": 0.1}
+    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": 0.1, **AGENT_DECIDED}
     agent = published_with_a_newer_draft(console, model_of(console, fake_provider), knowledge)
 
     with ThreadPoolExecutor(1) as pool:

@@ -46,6 +46,12 @@ def _enabled(config: AgentConfig, tool: str) -> bool:
     return any(item.name == tool and item.enabled for item in config.tools)
 
 
+def _retrieves(config: AgentConfig) -> bool:
+    """A run may retrieve knowledge: the model may search, or every message retrieves first."""
+    every_message = config.knowledge.retrieval_mode == "every_message" and bool(config.knowledge.dataset_ids)
+    return every_message or _enabled(config, "knowledge_search")
+
+
 class ChatRuns:
     """The runs in progress of one console, and their knowledge tokens: each allows retrieval
     from its agent's datasets while its run is going."""
@@ -108,7 +114,7 @@ class ChatRuns:
         setup = await run_in_threadpool(self._setup, agent, source, conversation_id, owner)
         message_id = new_id()
         question = _question(query, conversation_id or new_id(), agent.version)
-        token = secrets.token_urlsafe(32) if _enabled(agent.config, "knowledge_search") else None
+        token = secrets.token_urlsafe(32) if _retrieves(agent.config) else None
         request = run_request(agent, message_id, question, setup, token)
         client = httpx.AsyncClient(timeout=RUNTIME_TIMEOUT)
         if token:

@@ -9,9 +9,11 @@ from pydantic import Field, StringConstraints, model_validator
 
 from agent_builder.agent_parameters import (
     DEFAULT_MAX_TOKENS,
+    DEFAULT_RETRIEVAL_MODE,
     DEFAULT_TEMPERATURE,
     DEFAULT_TOP_K,
     MaxTokens,
+    RetrievalMode,
     ScoreThreshold,
     Temperature,
     TopK,
@@ -53,6 +55,7 @@ class KnowledgeSettings(RequestModel):
     ] = []
     top_k: TopK = DEFAULT_TOP_K
     score_threshold: ScoreThreshold | None = None
+    retrieval_mode: RetrievalMode = DEFAULT_RETRIEVAL_MODE
 
     @model_validator(mode="after")
     def _distinct_datasets(self) -> KnowledgeSettings:

@@ -222,6 +222,12 @@ bindNumber('score-threshold', {
   apply: (value) => { config.knowledge.score_threshold = value; },
 });
 
+const retrievalMode = byId('retrieval-mode');
+retrievalMode.addEventListener('change', () => {
+  config.knowledge.retrieval_mode = retrievalMode.value;
+  edited();
+});
+
 // ---------------------------------------------------------------- model
 
 const modelSelect = byId('model');
@@ -399,6 +405,7 @@ function showDraft(draft) {
   byId('max-tokens').value = config.parameters.max_tokens;
   byId('top-k').value = config.knowledge.top_k;
   byId('score-threshold').value = config.knowledge.score_threshold ?? '';
+  retrievalMode.value = config.knowledge.retrieval_mode;
   renderModels();
   renderQuestions();
   renderTools();

@@ -24,6 +24,20 @@ function showDraftStart(session, config, suggestions) {
   suggestions.hidden = !questions.length;
 }
 
+// Which knowledge retrieval the saved draft's replies use, so a reply's sources can be read.
+function showRetrieval(el, { knowledge, tools }) {
+  const { dataset_ids: datasets, retrieval_mode: mode, top_k: topK, score_threshold: threshold } = knowledge;
+  const searchTool = tools.some((tool) => tool.name === 'knowledge_search' && tool.enabled);
+  el.hidden = !datasets.length;
+  if (mode === 'every_message') {
+    const limit = threshold === null ? 'no score threshold' : `score threshold ${threshold}`;
+    el.textContent = `Knowledge: retrieved before every message (top K ${topK}, ${limit})`;
+  } else {
+    el.textContent = searchTool ? 'Knowledge: searched when the agent decides'
+      : 'Knowledge: not used (turn on Knowledge search, or retrieve before every message)';
+  }
+}
+
 function previewSession(draft, notice, controls) {
   const log = byId('preview-conversation');
   return new ChatSession({
@@ -51,8 +65,10 @@ export async function mountPreview(draft) {
   const suggestions = byId('preview-suggestions');
   const controls = () => [restart, voice, ...suggestions.querySelectorAll('button')].filter(Boolean);
   const session = previewSession(draft, notice, controls);
+  const retrieval = byId('preview-knowledge');
   draft.onSaved(() => {
     showDraftStart(session, draft.config(), suggestions);
+    showRetrieval(retrieval, draft.config());
     if (session.streaming) notice.textContent = 'Your saved changes apply from the next message.';
   });
   restart.addEventListener('click', () => {
@@ -70,6 +86,7 @@ export async function mountPreview(draft) {
     });
   }
   showDraftStart(session, draft.config(), suggestions);
+  showRetrieval(retrieval, draft.config());
   await session.restore();
   restart.disabled = false;
 }
