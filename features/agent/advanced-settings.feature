@@ -25,6 +25,7 @@ Feature: Advanced settings
     When I open the agent's configure page
     And I set the "Temperature" field to "1.3"
     Then the configuration should be saved automatically
+    And the "Temperature" field shows "1.3"
     When I refresh the page
     Then the "Temperature" field shows "1.3"
 

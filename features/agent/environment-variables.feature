@@ -23,6 +23,7 @@ Feature: Environment variables
     When I open the agent's configure page
     And I add the secret variable SERVICE_TOKEN with the value "tok-e2e-0123456789"
     Then the variable SERVICE_TOKEN is shown masked as "…6789"
+    And the page never shows the secret "tok-e2e-0123456789"
     When I refresh the page
     Then the variable SERVICE_TOKEN is shown masked as "…6789"
     And the page never shows the secret "tok-e2e-0123456789"

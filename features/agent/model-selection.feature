@@ -15,6 +15,7 @@ Feature: Model selection
     When I open the agent's configure page
     And I select the stable model
     Then the configuration should be saved automatically
+    And the model picker shows the stable model
     When I refresh the page
     Then the model picker shows the stable model
     And the agent's draft uses the stable model

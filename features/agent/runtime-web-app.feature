@@ -25,6 +25,7 @@ Feature: Chatting through the published web app
     When I open the agent's web app
     And I send the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD"
     Then the agent replies "E2E-KEPT-AFTER-RELOAD"
+    And the conversation shows the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD" and then the reply
     When I reload the web app
     Then the conversation shows the message "Reply with exactly: E2E-KEPT-AFTER-RELOAD" and then the reply
     And the agent replies "E2E-KEPT-AFTER-RELOAD"
@@ -68,6 +69,7 @@ Feature: Chatting through the published web app
     And I put the embed code on a page of another site and open it
     And I send the message "Reply with exactly: E2E-EMBEDDED-ANSWER"
     Then the agent replies "E2E-EMBEDDED-ANSWER"
+    And the conversation shows the message "Reply with exactly: E2E-EMBEDDED-ANSWER" and then the reply
     When I reload the web app
     Then the conversation shows the message "Reply with exactly: E2E-EMBEDDED-ANSWER" and then the reply
     And the agent replies "E2E-EMBEDDED-ANSWER"

@@ -30,6 +30,7 @@ from gherkin.token_scanner import TokenScanner
 from support.lint.cassettes import check_cassettes
 from support.lint.dialect import dialect_problems
 from support.lint.problem import Problem
+from support.lint.review import reload_problems
 from support.lint.rules import LintCase, LintStep, case_problems
 from support.lint.step_code import check_step_code
 from support.lint.step_definitions import StepDefinitions, loaded_steps, relative
@@ -96,6 +97,7 @@ def _lint_file(path: Path, steps: StepDefinitions | None) -> tuple[list[Problem]
     cases = list(_cases(feature["children"], _tag_names(feature), ()))
     for case in cases:
         problems += case_problems(shown, case, steps)
+        problems += reload_problems(shown, case)
     # Inherited tags and Background steps repeat a problem in every scenario: report it once.
     unique = sorted(dict.fromkeys(problems), key=lambda problem: problem.line)
     return unique, sum(1 for _ in _scenarios(feature["children"]))
