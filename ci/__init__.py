@@ -9,7 +9,10 @@
 - `rerun` (`make rerun`): exactly the scenarios the last lane failed, as that lane ran;
 - `soak` (`make soak`): a lane again and again under CPU throttling;
 - `fuzz` (`make fuzz`): Schemathesis against a fresh console's /openapi.json;
-- `mutants/` (`make mutants`): the mutation lane, its catalogue in `mutants/catalogue/*.toml`;
+- `mutants/` (`make mutants`): the mutation lane, its catalogue in `mutants/catalogue/*.toml`,
+  its generated mutants (`--generated N`) and the `--since` recall proof;
+- `impact/` (`make impact-map`): which scenarios and tests run each product line, measured into
+  `impact/map.json` (read by `--since`, support/lanes/since.py, and the generated mutants);
 - `ensure-browser.sh`, `ensure-bubblewrap.sh`, `ensure-caddy.sh`: what `make setup` installs when
   it is missing; `durations.json`: each scenario's duration, for longest-first scheduling and
   shards (`make durations` rewrites it).
