@@ -4,7 +4,7 @@ parameters, refusals, and blocking or streaming chat."""
 from behave import given, then, when
 from behave.runner import Context
 
-from support.api.models import AnswerEvent
+from support.api.models import AnswerEvent, MessageEndEvent
 from support.api.service import END_USER, ServiceApiError
 from support.api.web_app import conversation_status
 from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
@@ -17,9 +17,8 @@ from support.world import World
 
 def _conversation_id(world: World) -> str:
     """The conversation the last service API chat started."""
-    return need(
-        world.agent_builder.service_api_chat.conversation_id, "no service API conversation was started"
-    )
+    ended = need(world.agent_builder.service_api_chat.ended, "no service API conversation was started")
+    return ended.conversation_id
 
 
 def _chat_blocking(world: World, query: str, conversation_id: str | None) -> None:
@@ -27,9 +26,23 @@ def _chat_blocking(world: World, query: str, conversation_id: str | None) -> Non
     try:
         answer = service_api_client(world).chat_blocking(query, conversation_id)
     except ServiceApiError as error:
-        state.refused_status, state.answer = error.status, None
+        state.refused, state.answer = error, None
         return
-    state.refused_status, state.answer, state.conversation_id = None, answer.answer, answer.conversation_id
+    state.refused, state.answer = None, answer.answer
+    # What a client keeps to go on: the conversation to continue, the message and its usage.
+    state.ended = MessageEndEvent(
+        conversation_id=answer.conversation_id, message_id=answer.message_id, usage=answer.usage
+    )
+
+
+def _chat_streaming(world: World, query: str, conversation_id: str | None) -> None:
+    """Stream the answer and keep every event, and what its `message_end` names."""
+    state = world.agent_builder.service_api_chat
+    timed = service_api_client(world).chat_streaming_timed(query, conversation_id)
+    state.stream_events = [event for event, _ in timed]
+    state.stream_arrivals = [arrived for _, arrived in timed]
+    ends = [event.data for event in state.stream_events if isinstance(event.data, MessageEndEvent)]
+    state.ended = ends[-1] if ends else state.ended
 
 
 @when("I send {string} to the service API in blocking mode")
@@ -50,11 +63,16 @@ def step_send_same_conversation(context: Context, query: str) -> None:
 @when("I send {string} to the service API in streaming mode")
 @SERVICE_API_CHAT
 def step_send_streaming(context: Context, query: str) -> None:
-    """Send the query in streaming mode and keep every event."""
+    """Send the query in streaming mode and keep every event, and the ids its message_end names."""
+    _chat_streaming(context.world, query, None)
+
+
+@when("I send {string} to the service API in streaming mode in the same conversation")
+@SERVICE_API_CHAT
+def step_send_streaming_same_conversation(context: Context, query: str) -> None:
+    """Stream the query in the conversation the previous call named (a stream: its message_end)."""
     world: World = context.world
-    timed = service_api_client(world).chat_streaming_timed(query)
-    world.agent_builder.service_api_chat.stream_events = [event for event, _ in timed]
-    world.agent_builder.service_api_chat.stream_arrivals = [arrived for _, arrived in timed]
+    _chat_streaming(world, query, _conversation_id(world))
 
 
 @then("the service API answer is {string}")
@@ -62,7 +80,7 @@ def step_send_streaming(context: Context, query: str) -> None:
 def step_answer_is(context: Context, text: str) -> None:
     """The blocking answer is exactly the text."""
     state = context.world.agent_builder.service_api_chat
-    assert state.refused_status is None, f"the service API refused with {state.refused_status}"
+    assert state.refused is None, f"the service API refused with {state.refused}"
     assert state.answer == text, f"the answer is {state.answer!r}"
 
 
@@ -122,12 +140,36 @@ def step_conversation_exchanges(context: Context, count: int) -> None:
     assert all(message.status == "completed" for message in messages), [m.status for m in messages]
 
 
-@then("the service API refuses with status {int}")
+@then("the service API refuses with status {int} and the code {string}")
 @SERVICE_API_CHAT
-def step_refuses(context: Context, status: int) -> None:
-    """The last service API chat was refused with this status."""
-    refused = context.world.agent_builder.service_api_chat.refused_status
-    assert refused == status, f"the service API answered {refused or 'with an answer'}, expected {status}"
+def step_refuses(context: Context, status: int, code: str) -> None:
+    """The last service API chat was refused with this status, its error body naming this code."""
+    state = context.world.agent_builder.service_api_chat
+    refused = (state.refused.status, state.refused.code) if state.refused else None
+    assert refused == (status, code), (
+        f"the service API answered {refused or 'with an answer'}, expected {(status, code)}"
+    )
+
+
+@then("the message id and usage the service API returned are those of the conversation's last reply")
+@SERVICE_API_CHAT
+def step_ids_name_last_reply(context: Context) -> None:
+    """Read back by the conversation id it returned, the conversation ends with the reply its message_id names, with its usage."""
+    world: World = context.world
+    ended = need(world.agent_builder.service_api_chat.ended, "no service API answer was returned")
+    messages = service_api_client(world).conversation_messages(ended.conversation_id).data
+    assert messages, f"the conversation {ended.conversation_id} the service API returned holds no message"
+    last = messages[-1]
+    assert [m.conversation_id for m in messages] == [ended.conversation_id] * len(messages), messages
+    assert (last.role, last.id) == ("assistant", ended.message_id), (
+        f"the service API returned the message id {ended.message_id}; the conversation's last reply is "
+        f"{last.role} {last.id}"
+    )
+    assert last.usage == ended.usage, (
+        f"the service API returned the usage {ended.usage}; the reply holds {last.usage}"
+    )
+    usage = ended.usage
+    assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens > 0, usage
 
 
 @then("the service API rejects that key with status {int}")

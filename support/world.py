@@ -20,9 +20,9 @@ from pathlib import Path
 from behave.model import Scenario
 from playwright.sync_api import BrowserContext, Page, Response
 
+from support.api.client_state import AccessMatrixState, ServiceApiChatState
 from support.api.console import ConsoleClient
 from support.api.models import AgentDetail, AgentModelRef, Dataset, Document, Model
-from support.api.service import ServiceStreamEvent
 from support.browser.evidence import capture, save_trace, scenario_dir
 from support.browser.held_requests import HeldRequest
 from support.browser.loading import wait_until_loaded, wait_until_quiet
@@ -102,18 +102,6 @@ class ProvidersState:
 
 
 @dataclass(slots=True)
-class ServiceApiChatState:
-    """What a chat through the service API returned, for the assertions that follow it."""
-
-    conversation_id: str | None = None
-    other_agent_api_key: str | None = None  # a key of another published agent, for scoping checks
-    answer: str | None = None
-    refused_status: int | None = None
-    stream_events: list[ServiceStreamEvent] = field(default_factory=list)
-    stream_arrivals: list[float] = field(default_factory=list)  # seconds after the request, per event
-
-
-@dataclass(slots=True)
 class WebAppState:
     """The web app conversation the scenario had seeded (test seeding router), to open it on."""
 
@@ -151,6 +139,7 @@ class AgentBuilderState:
     providers: ProvidersState = field(default_factory=ProvidersState)
     service_api_chat: ServiceApiChatState = field(default_factory=ServiceApiChatState)
     web_app: WebAppState = field(default_factory=WebAppState)
+    access_matrix: AccessMatrixState = field(default_factory=AccessMatrixState)
     preview: PreviewState = field(default_factory=PreviewState)
     build_assistant: BuildAssistantState = field(default_factory=BuildAssistantState)
     speech_to_text: SpeechToTextState = field(default_factory=SpeechToTextState)

@@ -1,8 +1,9 @@
 @agent-backend-runtime @service-api-runtime @external-model @stable-model
 Feature: Chatting through the service API
   Integrators call the published agent with an app API key, blocking or
-  streaming, continue conversations, and are refused while the service API
-  is switched off.
+  streaming, continue conversations with the ids the answer returned, read
+  them back by those ids, and are refused while the service API is switched
+  off, with the code the error body names.
 
   Background:
     Given the agent runtime backend is available
@@ -31,6 +32,14 @@ Feature: Chatting through the service API
     And I send "Reply with exactly: E2E-SECOND-TURN" to the service API in the same conversation
     Then the service API answer is "E2E-SECOND-TURN"
     And the service API conversation has 2 exchanges
+    And the message id and usage the service API returned are those of the conversation's last reply
+
+  Scenario: A streamed conversation continues with the ids its message_end returned
+    When I send "Reply with exactly: E2E-STREAMED-FIRST-TURN" to the service API in streaming mode
+    And I send "Reply with exactly: E2E-STREAMED-SECOND-TURN" to the service API in streaming mode in the same conversation
+    Then the streamed answer is "E2E-STREAMED-SECOND-TURN"
+    And the service API conversation has 2 exchanges
+    And the message id and usage the service API returned are those of the conversation's last reply
 
   Scenario: A conversation is readable only where it was started
     Given another API key has been created via API
@@ -46,7 +55,7 @@ Feature: Chatting through the service API
   Scenario: A disabled service API refuses chat until it is restored
     Given the agent's service API has been disabled via API
     When I send "Reply with exactly: E2E-REFUSED" to the service API in blocking mode
-    Then the service API refuses with status 403
+    Then the service API refuses with status 403 and the code "service_api_disabled"
     When the agent's service API is enabled again via API
     And I send "Reply with exactly: E2E-RESTORED" to the service API in blocking mode
     Then the service API answer is "E2E-RESTORED"
