@@ -4,7 +4,9 @@ API keys, and the service API client "that key" opens."""
 from __future__ import annotations
 
 from support.api.models import ApiKey, Model
-from support.api.service import ServiceApiClient
+from support.api.public_routes import Answer, VisitorConversation, integrator_request, visitor_request
+from support.api.seeding_router import SeededConversation
+from support.api.service import END_USER, ServiceApiClient
 from support.api_setup.agents import (
     agent_by_label,
     create_runnable_agent,
@@ -14,6 +16,7 @@ from support.api_setup.agents import (
     remember_public_urls,
     saved_agent,
 )
+from support.api_setup.seeding_router import publish_without_model, seed_exchanges_out_of_order
 from support.api_setup.tracking import gone_on_404
 from support.cleanup import ResourceKind
 from support.step_helpers import need
@@ -99,3 +102,76 @@ def another_published_agent_key(world: World, model: Model) -> str:
     secret = new_api_key(world)
     remember_agent(world, agent, "agent")
     return secret
+
+
+# A site token no agent was ever given: a web app address nobody published.
+UNKNOWN_SITE_TOKEN = "no-such-web-app-0123456789"
+# An API key in the console's format that it never issued.
+UNKNOWN_API_KEY = "app-no-such-key-0123456789abcdefghijklm"
+WEB_APP_STATES = ("unknown", "deleted", "disabled", "enabled")
+SERVICE_API_STATES = ("unknown", "unpublished", "disabled", "enabled")
+
+
+def publish_with_visitor_conversation(world: World) -> SeededConversation:
+    """Publish the agent (test seeding router) and give a new web app visitor a conversation with
+    it: the visitor's browser then takes its cookie (`become_visitor`)."""
+    publish_without_model(world)
+    return seed_exchanges_out_of_order(world, ["Hello, who are you?"])
+
+
+def web_app_in_state(world: World, state: str, seeded: SeededConversation) -> None:
+    """Bring the agent's web app, whose visitor has the `seeded` conversation, into `state`:
+    `unknown` (the visitor uses an address never published), `deleted` (the agent is deleted),
+    `disabled` (its web app switch is off) or `enabled`."""
+    if state not in WEB_APP_STATES:
+        raise AssertionError(f"{state!r} is no web app state: {', '.join(WEB_APP_STATES)}")
+    matrix = world.agent_builder.access_matrix
+    site_token = public_urls(world).web_app.rstrip("/").rsplit("/", 1)[1]
+    matrix.visitor_conversation = VisitorConversation(seeded.id, _reply_id(world, site_token, seeded.id))
+    matrix.site_token = UNKNOWN_SITE_TOKEN if state == "unknown" else site_token
+    if state == "deleted":
+        world.console.delete_agent(current_agent(world).id)
+    elif state == "disabled":
+        set_access(world, web_app_enabled=False)
+
+
+def _reply_id(world: World, site_token: str, conversation_id: str) -> str:
+    """The id of the conversation's last reply, as the visitor's page reads it."""
+    read = visitor_request(
+        world.page.request,
+        world.console_url,
+        "GET /chat/{site_token}/api/conversations/{conversation_id}/messages",
+        site_token,
+        VisitorConversation(conversation_id, ""),
+    )
+    assert read.status == 200, (
+        f"the visitor could not read the seeded conversation: {read.status} {read.text}"
+    )
+    reply_id: str = read.json()["data"][-1]["id"]
+    return reply_id
+
+
+def service_api_in_state(world: World, state: str) -> None:
+    """Give the integrator an API key of the agent, with its service API in `state`: `unknown`
+    (a key the console never issued), `unpublished` (the agent was never published),
+    `disabled` (published, its service API switch off) or `enabled` (published)."""
+    if state not in SERVICE_API_STATES:
+        raise AssertionError(f"{state!r} is no service API state: {', '.join(SERVICE_API_STATES)}")
+    matrix = world.agent_builder.access_matrix
+    if state != "unpublished":
+        publish_without_model(world)
+    matrix.api_key = UNKNOWN_API_KEY if state == "unknown" else new_api_key(world)
+    if state == "disabled":
+        set_access(world, service_api_enabled=False)
+
+
+def public_route_answer(world: World, route: str) -> Answer:
+    """Send `route` as its client would, in the state the scenario set up: a web app route as
+    the visitor, a service API route with the integrator's key."""
+    matrix = world.agent_builder.access_matrix
+    if route.startswith("/v1/", route.index(" ") + 1):
+        key = need(matrix.api_key, "no integrator key yet: add 'Given the agent's service API is \"...\"'")
+        return integrator_request(f"{world.console_url.rstrip('/')}/v1", key, route, END_USER)
+    site_token = need(matrix.site_token, "no web app address yet: add 'Given the agent's web app is \"...\"'")
+    conversation = need(matrix.visitor_conversation, "no visitor conversation: add the web app state step")
+    return visitor_request(world.page.request, world.console_url, route, site_token, conversation)
