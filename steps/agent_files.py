@@ -2,12 +2,14 @@
 
 import re
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.files import upload_agent_file
+from support.api_setup.files import saved_file_names, upload_agent_file, upload_numbered_files
+from support.step_helpers import data_table
 from support.ui.agent_files import AgentFilesSection
+from support.ui.nav_bar import NavBar
 from support.world import World
 
 _MIME = {".txt": "text/plain", ".md": "text/markdown", ".exe": "application/octet-stream"}
@@ -85,3 +87,83 @@ def step_delete_file(context: Context, name: str) -> None:
 def step_delete_one_file(context: Context, name: str) -> None:
     """Delete the first of the files listed under that name, in the page."""
     _files(context.world).delete(name, first=True)
+
+
+@when("I upload an empty agent file {string}")
+def step_upload_empty_file(context: Context, name: str) -> None:
+    """Upload a file of zero bytes in the page."""
+    _upload(context.world, name, b"")
+
+
+@given("the agent has {int} files uploaded via API")
+def step_numbered_files_via_api(context: Context, count: int) -> None:
+    """Upload that many small files (`file-01.txt`, ...) through the console API (setup)."""
+    upload_numbered_files(context.world, count)
+
+
+@then("the agent files are exactly:")
+def step_files_exactly(context: Context) -> None:
+    """The page lists exactly the table's files, in its order (an empty table: none)."""
+    rows = _files(context.world).rows
+    names = [row["name"] for row in data_table(context).rows]
+    for index, name in enumerate(names):
+        expect(_files(context.world).row_named(index, name)).to_be_visible()
+    expect(rows).to_have_count(len(names))
+
+
+@then("the console holds exactly these agent files:")
+def step_saved_files_exactly(context: Context) -> None:
+    """The console API lists exactly the table's files for the agent, in its order."""
+    expected = [row["name"] for row in data_table(context).rows]
+    saved = saved_file_names(context.world)
+    assert saved == expected, f"the console holds the files {saved}, not {expected}"
+
+
+@then("the file count reads {string}")
+def step_file_count(context: Context, text: str) -> None:
+    """The Files card's count of files out of the limit reads exactly `text`."""
+    expect(_files(context.world).count_note).to_have_text(text)
+
+
+@then("the file upload field is disabled")
+def step_upload_disabled(context: Context) -> None:
+    """The Upload file field cannot be used."""
+    expect(_files(context.world).upload_field).to_be_disabled()
+
+
+@then("the file upload field is enabled")
+def step_upload_enabled(context: Context) -> None:
+    """The Upload file field can be used."""
+    expect(_files(context.world).upload_field).to_be_enabled()
+
+
+@then("the file status reads {string}")
+def step_file_status(context: Context, text: str) -> None:
+    """The Files card's status line (uploads in progress, the last one settled) reads exactly `text`."""
+    expect(_files(context.world).status).to_have_text(text)
+
+
+@then("I see exactly the file error {string}")
+def step_file_error_exactly(context: Context, text: str) -> None:
+    """The Files card's alert reads exactly `text`."""
+    expect(_files(context.world).error).to_have_text(text)
+
+
+@step("the console holds the next file upload")
+def step_hold_next_upload(context: Context) -> None:
+    """Hold the configure page's next file upload open ("the held file upload"); the page is open."""
+    world: World = context.world
+    world.held["file upload"] = _files(world).hold_next_upload(world.settings.timeout_ms)
+
+
+@when("I go to the agent roster through the navigation")
+def step_follow_agents_link(context: Context) -> None:
+    """Click "Agents" in the console's main navigation (the page may finish its work first)."""
+    NavBar(context.world.page).follow("Agents")
+
+
+@then("the console holds {int} agent files without {string}")
+def step_saved_count_without(context: Context, count: int, name: str) -> None:
+    """The console API lists that many files for the agent, none of them called `name`."""
+    saved = saved_file_names(context.world)
+    assert len(saved) == count and name not in saved, f"the console holds {len(saved)} files: {saved}"

@@ -1,13 +1,27 @@
 """Tool settings: the builtin catalog and write-only tool credentials."""
 
-from behave import then, when
+from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
-from support.api_setup.tool_credentials import credential_configured, track_tool_credential_by_name
+from support.api_setup.tool_credentials import (
+    add_web_search_credential,
+    credential_state,
+    track_tool_credential_by_name,
+    web_search_credential_names,
+)
 from support.step_helpers import data_table
+from support.tags import FRESH_CONSOLE
 from support.ui.tools import ToolsPage
 from support.world import World
+
+# What the catalog's badge says for each credential state of the console's tool list.
+_STATE_TEXT = {
+    "not_required": "Ready",
+    "configured": "Credential configured",
+    "missing": "Needs credential",
+    "invalid": "Credential invalid",
+}
 
 
 @when("I open the tool settings")
@@ -29,13 +43,56 @@ def step_catalog_lists(context: Context) -> None:
 
 @then("the tool {string} says whether its credential is configured")
 def step_tool_readiness(context: Context, label: str) -> None:
-    """The tool's catalog entry says "Ready" with a credential, else "Needs credential".
+    """The tool's catalog badge says its credential state, as the console's tool list gives it.
 
-    Whether the console holds one depends on the lane: its console may be fresh or seeded.
+    "Credential configured" with a usable credential, "Needs credential" without one, "Credential
+    invalid" when each failed its last check. Whether the console holds one depends on the lane: its console may be fresh or seeded.
     """
     world: World = context.world
-    expected = "Ready" if credential_configured(world, label) else "Needs credential"
-    expect(ToolsPage(world.page).tool(label)).to_contain_text(expected)
+    expected = _STATE_TEXT[credential_state(world, label)]
+    expect(ToolsPage(world.page).catalog_state(label, expected)).to_be_visible()
+
+
+@given("no web search credential is configured")
+@FRESH_CONSOLE
+def step_no_web_search_credential(context: Context) -> None:
+    """The console holds no web search credential (a fresh console of the suite's own)."""
+    names = web_search_credential_names(context.world)
+    assert not names, f"the console holds the web search credentials {names}: run on a fresh console"
+
+
+@given("a web search credential named {string} without a base URL has been added via API")
+def step_credential_without_url(context: Context, label: str) -> None:
+    """Add a web search credential with no base URL (one its check refuses); run-unique name."""
+    world: World = context.world
+    name = world.name(label)
+    world.agent_builder.providers.credential_names[label] = name
+    add_web_search_credential(world, name, None)
+
+
+@when("I check the credential {string}")
+def step_check_credential(context: Context, label: str) -> None:
+    """Press the credential's Check button on the tool settings page."""
+    world: World = context.world
+    ToolsPage(world.page).check_credential(world.agent_builder.providers.credential_names[label])
+
+
+@then("the credential {string} check reads {string}")
+def step_credential_check_reads(context: Context, label: str, text: str) -> None:
+    """The credential's Check cell reads exactly `text` ("Not checked", "Valid", "Invalid: ...")."""
+    world: World = context.world
+    name = world.agent_builder.providers.credential_names[label]
+    expect(ToolsPage(world.page).credential_cell(name, text)).to_be_visible()
+
+
+@then("the tool catalog shows these credential states:")
+def step_catalog_states(context: Context) -> None:
+    """Each catalog entry's badge reads exactly the table's state, for every tool and no other."""
+    tools = ToolsPage(context.world.page)
+    rows = data_table(context).rows
+    for row in rows:
+        expect(tools.catalog_state(row["tool"], row["state"])).to_be_visible()
+    expect(tools.catalog_entries).to_have_count(len(rows))
 
 
 @when("I add a {string} credential named {string} with the secret {string}")

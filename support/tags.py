@@ -263,6 +263,11 @@ KEYBOARD_USE = StepNeeds((KEYBOARD,), (), "uses the keyboard or asserts focus, w
 TEST_HOOKS = StepNeeds(
     (NEEDS_TEST_HOOKS,), (), "writes through the test seeding router, which deployments do not mount"
 )
+# Shared state only a console of the suite's own starts without (no tool credential): a deployment
+# shares its console with the seeded fixtures, so the deployed lane leaves such scenarios out too.
+FRESH_CONSOLE = StepNeeds(
+    (NEEDS_TEST_HOOKS,), (), "needs a fresh console of the suite's own, which deployments are not"
+)
 
 
 def lane_name(tag_expression: str) -> str:

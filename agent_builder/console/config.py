@@ -77,6 +77,7 @@ class ConsoleConfig(ServiceSettings):
     enable_test_seed: Annotated[bool, BeforeValidator(_exactly_one)] = setting(False, "1 or unset")
     max_document_bytes: int = setting(1_048_576, "a positive integer", gt=0)
     max_agent_file_bytes: int = setting(2_097_152, "a positive integer", gt=0)
+    max_agent_files: int = setting(20, "a positive integer", gt=0)  # files per agent
     # Voice input: a minute of 48 kHz 16-bit mono WAV is about 5.5 MiB.
     max_audio_bytes: int = setting(10_485_760, "a positive integer", gt=0)
     # Chat (docs/console.md, "Chat"): replies in progress at once per web app visitor (and per

@@ -191,8 +191,15 @@ _SCHEMA_V5 = """
 ALTER TABLE conversations ADD COLUMN owner TEXT;
 """
 
+# A tool credential's last check (services/tool_checks.py): 'valid' or 'invalid' with its reason.
+_SCHEMA_V6 = """
+ALTER TABLE tool_credentials ADD COLUMN check_status TEXT;
+ALTER TABLE tool_credentials ADD COLUMN check_message TEXT;
+ALTER TABLE tool_credentials ADD COLUMN checked_at TEXT;
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _SCHEMA_V5)
+MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _SCHEMA_V5, _SCHEMA_V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -16,6 +16,23 @@ Feature: Seeded fixture agents render their configuration
     When I open the fixture agent's configure page
     Then the tools show the fixture agent's enabled and disabled states
 
+  @tool-states-agent @tool-fixture
+  Scenario: The tool states agent shows its enabled, disabled and unavailable tools, each saying why
+    Given the tool states agent is available
+    And the web search tool credential is available
+    When I open the fixture agent's configure page
+    Then the tools are exactly:
+      | tool             | switch | state                                              |
+      | JSON replace     | on     | Ready                                              |
+      | Sandbox shell    | off    | Ready                                              |
+      | Knowledge search | on     | Unavailable: attach a knowledge dataset to search. |
+      | Web search       | off    | Credential configured                              |
+    When I search the tools for "search"
+    Then the tools are exactly:
+      | tool             | switch | state                                              |
+      | Knowledge search | on     | Unavailable: attach a knowledge dataset to search. |
+      | Web search       | off    | Credential configured                              |
+
   @dual-retrieval-fixture
   Scenario: The dual retrieval agent shows both attached datasets
     Given the dual retrieval agent is available

@@ -18,3 +18,37 @@ Feature: Tool settings
     And I add a "Web search" credential named "search-key" with the secret "tvly-e2e-secret-1234567890"
     Then the credential "search-key" is listed with its secret masked as "…7890"
     And the page never shows the secret "tvly-e2e-secret-1234567890"
+
+  Scenario: A credential without a base URL fails its check and says why, in its row at once
+    Given a web search credential named "no-url" without a base URL has been added via API
+    When I open the tool settings
+    Then the credential "no-url" check reads "Not checked"
+    When I check the credential "no-url"
+    Then the credential "no-url" check reads "Invalid: no base URL: web search sends its queries to <base URL>/search; add the credential again with one"
+    When I refresh the page
+    Then the credential "no-url" check reads "Invalid: no base URL: web search sends its queries to <base URL>/search; add the credential again with one"
+
+  @needs-test-hooks
+  Scenario: The catalog shows web search's credential missing, configured, then invalid after a failed check
+    Given no web search credential is configured
+    When I open the tool settings
+    Then the tool catalog shows these credential states:
+      | tool             | state            |
+      | JSON replace     | Ready            |
+      | Sandbox shell    | Ready            |
+      | Knowledge search | Ready            |
+      | Web search       | Needs credential |
+    When I add a "Web search" credential named "search-key" with the secret "tvly-e2e-secret-1234567890"
+    Then the tool catalog shows these credential states:
+      | tool             | state                 |
+      | JSON replace     | Ready                 |
+      | Sandbox shell    | Ready                 |
+      | Knowledge search | Ready                 |
+      | Web search       | Credential configured |
+    When I check the credential "search-key"
+    Then the tool catalog shows these credential states:
+      | tool             | state              |
+      | JSON replace     | Ready              |
+      | Sandbox shell    | Ready              |
+      | Knowledge search | Ready              |
+      | Web search       | Credential invalid |

@@ -20,6 +20,7 @@ from support.api.models import (
     AgentConfig,
     AgentDetail,
     AgentFile,
+    AgentFileList,
     AgentList,
     ApiKeyCreated,
     ApiKeyList,
@@ -209,6 +210,9 @@ class ConsoleClient:
     def upload_agent_file(self, agent_id: str, name: str, content: bytes) -> AgentFile:
         return self._call("POST", f"/agents/{agent_id}/files", AgentFile, files={"file": (name, content)})
 
+    def list_agent_files(self, agent_id: str) -> AgentFileList:
+        return self._call("GET", f"/agents/{agent_id}/files", AgentFileList)
+
     def delete_agent_file(self, agent_id: str, file_id: str) -> None:
         self._delete(f"/agents/{agent_id}/files/{file_id}")
 
@@ -300,6 +304,9 @@ class ConsoleClient:
 
     def delete_tool_credential(self, credential_id: str) -> None:
         self._delete(f"/tool-credentials/{credential_id}")
+
+    def check_tool_credential(self, credential_id: str) -> ToolCredential:
+        return self._call("POST", f"/tool-credentials/{credential_id}/check", ToolCredential)
 
     # the console's own models: the build assistant's decision model, voice input's speech to text
     def get_system_models(self) -> SystemModels:

@@ -71,6 +71,7 @@ class AgentFile(BaseModel):
 
 class AgentFileList(BaseModel):
     data: list[AgentFile] = Field(..., title='Data')
+    limit: int = Field(..., title='Limit')
 
 
 class AgentModelRef(BaseModel):
@@ -594,6 +595,9 @@ class Tool(BaseModel):
     description: str = Field(..., title='Description')
     requires_credential: bool = Field(..., title='Requires Credential')
     credential_configured: bool = Field(..., title='Credential Configured')
+    credential_state: Literal['not_required', 'configured', 'missing', 'invalid'] = (
+        Field(..., title='Credential State')
+    )
 
 
 class ToolCallRecord(BaseModel):
@@ -617,6 +621,11 @@ class ToolCredential(BaseModel):
     base_url: str | None = Field(..., title='Base Url')
     secret_masked: str = Field(..., title='Secret Masked')
     created_at: AwareDatetime = Field(..., title='Created At')
+    check_status: Literal['unchecked', 'valid', 'invalid'] = Field(
+        'unchecked', title='Check Status'
+    )
+    check_message: str | None = Field(None, title='Check Message')
+    checked_at: AwareDatetime | None = Field(None, title='Checked At')
 
 
 class ToolCredentialCreate(BaseModel):

@@ -22,3 +22,7 @@ class NavBar:
 
     def sign_out(self) -> None:
         self.sign_out_button.click()
+
+    def follow(self, link: str) -> None:
+        """Click a link of the main navigation ("Agents", "Knowledge", ...)."""
+        self.page.get_by_role("navigation", name="Main").get_by_role("link", name=link, exact=True).click()

@@ -41,3 +41,10 @@ class ToolsPage:
     def credential_cell(self, name: str, text: str) -> Locator:
         """The cell of the credential's row that reads exactly `text` (e.g. its masked secret)."""
         return self.credential(name).get_by_role("cell", name=text, exact=True)
+
+    def catalog_state(self, label: str, text: str) -> Locator:
+        """The catalog entry's badge, when it reads exactly `text`."""
+        return self.tool(label).get_by_text(text, exact=True)
+
+    def check_credential(self, name: str) -> None:
+        self.credential(name).get_by_role("button", name=f"Check {name}", exact=True).click()

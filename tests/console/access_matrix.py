@@ -87,6 +87,7 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("GET", "/console/api/tool-credentials"): CONSOLE,
     ("POST", "/console/api/tool-credentials"): CONSOLE,
     ("DELETE", "/console/api/tool-credentials/{credential_id}"): CONSOLE,
+    ("POST", "/console/api/tool-credentials/{credential_id}/check"): CONSOLE,
     ("GET", "/console/api/datasets"): CONSOLE,
     ("POST", "/console/api/datasets"): CONSOLE,
     ("GET", "/console/api/datasets/{dataset_id}"): CONSOLE,

@@ -59,3 +59,30 @@ def test_bad_files_are_refused(make_client: Any) -> None:
 def test_files_of_unknown_agents_are_404(client: TestClient) -> None:
     assert_error(upload(client, f"{AGENTS}/nope/files", "a.txt", b"hi"), 404, "not_found")
     assert_error(client.get(f"{AGENTS}/nope/files"), 404, "not_found")
+
+
+def test_an_agent_holds_at_most_its_file_limit(make_client: Any) -> None:
+    client = make_client(max_agent_files=3)
+    sign_in(client)
+    agent, other = create_agent(client), create_agent(client, "Other")
+    files = f"{AGENTS}/{agent['id']}/files"
+    for number in range(3):  # the limit itself is allowed
+        assert upload(client, files, f"{number}.txt", b"hi").status_code == 201
+    listed = client.get(files).json()
+    assert (len(listed["data"]), listed["limit"]) == (3, 3)
+    refused = upload(client, files, "fourth.txt", b"hi")
+    assert_error(refused, 409, "file_limit_reached")
+    assert refused.json()["message"] == "An agent can have at most 3 files. Delete a file to upload another."
+    assert [file["name"] for file in client.get(files).json()["data"]] == ["0.txt", "1.txt", "2.txt"]
+    assert upload(client, f"{AGENTS}/{other['id']}/files", "a.txt", b"hi").status_code == 201  # per agent
+    client.delete(f"{files}/{listed['data'][0]['id']}")
+    assert upload(client, files, "fourth.txt", b"hi").status_code == 201  # a freed place is usable
+
+
+def test_names_with_spaces_dots_and_other_scripts_are_kept_exactly(client: TestClient) -> None:
+    agent = create_agent(client)
+    files = f"{AGENTS}/{agent['id']}/files"
+    names = ["meeting notes 2026.md", "Überblick café – naïve.txt", "report.v2.final.csv", "データ 一覧.json"]
+    for name in names:
+        assert upload(client, files, name, b"hi").json()["name"] == name
+    assert [file["name"] for file in client.get(files).json()["data"]] == names

@@ -53,6 +53,7 @@ def _defaults(db_path: Path) -> dict[str, object]:
         "enable_test_seed": False,
         "max_document_bytes": 1_048_576,
         "max_agent_file_bytes": 2_097_152,
+        "max_agent_files": 20,
         "max_audio_bytes": 10_485_760,
         "secret_key": None,
         "allowed_hosts": ("localhost",),

@@ -19,7 +19,7 @@ router = APIRouter(
 )
 
 
-@router.post("", status_code=201, responses=errors(400, 413, 415))
+@router.post("", status_code=201, responses=errors(400, 409, 413, 415))
 def upload_agent_file(
     agent_id: str,
     file: Annotated[UploadFile, File(description="A .txt, .md, .csv, .json or .pdf file")],
@@ -28,12 +28,12 @@ def upload_agent_file(
 ) -> AgentFile:
     agent_files.ensure_agent(db, agent_id)
     name, data = receive_upload(file, config.max_agent_file_bytes, agent_files.content_type_for)
-    return agent_files.add_file(db, agent_id, name, data)
+    return agent_files.add_file(db, agent_id, name, data, config.max_agent_files)
 
 
 @router.get("")
-def list_agent_files(agent_id: str, db: DbDep) -> AgentFileList:
-    return AgentFileList(data=agent_files.list_files(db, agent_id))
+def list_agent_files(agent_id: str, db: DbDep, config: ConfigDep) -> AgentFileList:
+    return AgentFileList(data=agent_files.list_files(db, agent_id), limit=config.max_agent_files)
 
 
 @router.delete("/{file_id}", status_code=204)

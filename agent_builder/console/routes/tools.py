@@ -10,7 +10,7 @@ from agent_builder.console.schemas.tools import (
     ToolCredentialList,
     ToolList,
 )
-from agent_builder.console.services import tools
+from agent_builder.console.services import tool_checks, tools
 
 router = APIRouter(
     prefix="/console/api", tags=["tools"], dependencies=[Depends(require_admin)], responses=errors(401, 422)
@@ -35,3 +35,9 @@ def create_tool_credential(body: ToolCredentialCreate, db: DbDep) -> ToolCredent
 @router.delete("/tool-credentials/{credential_id}", status_code=204, responses=errors(404))
 def delete_tool_credential(credential_id: str, db: DbDep) -> None:
     tools.delete_credential(db, credential_id)
+
+
+@router.post("/tool-credentials/{credential_id}/check", responses=errors(400, 404))
+def check_tool_credential(credential_id: str, db: DbDep) -> ToolCredential:
+    """Check the credential against its provider now; the outcome is kept on it (check_status)."""
+    return tool_checks.check_credential(db, credential_id)

@@ -17,3 +17,4 @@ class AgentFile(ResponseModel):
 
 class AgentFileList(ResponseModel):
     data: list[AgentFile]
+    limit: int  # the most files an agent may hold (uploads past it are refused with 409)

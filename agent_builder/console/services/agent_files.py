@@ -31,13 +31,22 @@ def ensure_agent(db: Database, agent_id: str) -> None:
         check_agent(conn, agent_id)
 
 
-def add_file(db: Database, agent_id: str, name: str, data: bytes) -> AgentFile:
+def add_file(db: Database, agent_id: str, name: str, data: bytes, limit: int) -> AgentFile:
+    """Store the file, unless the agent already holds `limit` files (counted inside the write, so
+    two uploads at once cannot both take the last place)."""
     content_type = content_type_for(name)
     if not data:
         raise ApiError(400, "empty_file", "The file is empty.")
     file_id = new_id()
     with db.write() as conn:
         check_agent(conn, agent_id)
+        held = conn.execute("SELECT COUNT(*) FROM agent_files WHERE agent_id = ?", (agent_id,)).fetchone()[0]
+        if held >= limit:
+            raise ApiError(
+                409,
+                "file_limit_reached",
+                f"An agent can have at most {limit} files. Delete a file to upload another.",
+            )
         conn.execute(
             "INSERT INTO agent_files (id, agent_id, name, size, content_type, content, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",

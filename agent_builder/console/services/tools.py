@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from agent_builder.console.crypto import seal, unseal
 from agent_builder.console.db import Database, new_id, to_model, utc_now
 from agent_builder.console.errors import ApiError, not_found
-from agent_builder.console.schemas.tools import Tool, ToolCredential, ToolCredentialCreate, ToolName
+from agent_builder.console.schemas.tools import (
+    CredentialState,
+    Tool,
+    ToolCredential,
+    ToolCredentialCreate,
+    ToolName,
+)
 from agent_builder.console.services.masking import mask_secret
 from agent_builder.redaction import mask_url
 
@@ -40,7 +46,9 @@ _BY_NAME: dict[str, BuiltinTool] = {tool.name: tool for tool in BUILTIN_TOOLS}
 
 def list_tools(db: Database) -> list[Tool]:
     with db.read() as conn:
-        configured = {row["tool"] for row in conn.execute("SELECT DISTINCT tool FROM tool_credentials")}
+        rows = conn.execute("SELECT tool, check_status FROM tool_credentials").fetchall()
+    configured = {row["tool"] for row in rows}
+    usable = {row["tool"] for row in rows if row["check_status"] != "invalid"}
     return [
         Tool(
             name=tool.name,
@@ -48,25 +56,35 @@ def list_tools(db: Database) -> list[Tool]:
             description=tool.description,
             requires_credential=tool.requires_credential,
             credential_configured=tool.name in configured,
+            credential_state=_credential_state(tool, configured, usable),
         )
         for tool in BUILTIN_TOOLS
     ]
 
 
-def _credential(db: Database, row: sqlite3.Row) -> ToolCredential:
+def _credential_state(tool: BuiltinTool, configured: set[str], usable: set[str]) -> CredentialState:
+    if not tool.requires_credential:
+        return "not_required"
+    if tool.name not in configured:
+        return "missing"
+    return "configured" if tool.name in usable else "invalid"
+
+
+def credential(db: Database, row: sqlite3.Row) -> ToolCredential:
     base_url = row["base_url"]
     return to_model(
         ToolCredential,
         row,
         base_url=None if base_url is None else mask_url(base_url),
         secret_masked=mask_secret(unseal(db, row["secret"])),
+        check_status=row["check_status"] or "unchecked",
     )
 
 
 def list_credentials(db: Database) -> list[ToolCredential]:
     with db.read() as conn:
         rows = conn.execute("SELECT * FROM tool_credentials ORDER BY created_at, id").fetchall()
-    return [_credential(db, row) for row in rows]
+    return [credential(db, row) for row in rows]
 
 
 def create_credential(db: Database, body: ToolCredentialCreate) -> ToolCredential:
@@ -82,7 +100,7 @@ def create_credential(db: Database, body: ToolCredentialCreate) -> ToolCredentia
             "VALUES (?, ?, ?, ?, ?, ?)",
             (credential_id, tool.name, body.name, body.base_url, seal(db, body.secret), utc_now()),
         )
-        return _credential(
+        return credential(
             db, conn.execute("SELECT * FROM tool_credentials WHERE id = ?", (credential_id,)).fetchone()
         )
 
@@ -100,10 +118,12 @@ class WebSearchEndpoint:
 
 
 def web_search_endpoint(db: Database) -> WebSearchEndpoint | None:
-    """The newest web_search credential that names its provider's URL, if any."""
+    """The newest web_search credential that names its provider's URL and has not failed its last
+    check, if any."""
     with db.read() as conn:
         row = conn.execute(
             "SELECT base_url, secret FROM tool_credentials WHERE tool = 'web_search' AND base_url IS NOT NULL "
+            "AND check_status IS NOT 'invalid' "
             "ORDER BY created_at DESC, id DESC LIMIT 1"
         ).fetchone()
     return None if row is None else WebSearchEndpoint(row["base_url"], unseal(db, row["secret"]))

@@ -14,6 +14,7 @@ import { loadEnvVars } from './env_vars.js';
 import { guardLeave } from './nav.js';
 import { mountPreview } from './preview.js';
 import { createVersionHistory } from './versions.js';
+import { renderToolList } from './tool_list.js';
 
 const SAVE_DELAY_MS = 500;
 const MAX_QUESTIONS = 5;
@@ -299,25 +300,7 @@ addQuestionButton.addEventListener('click', () => {
 // ---------------------------------------------------------------- tools
 
 function renderTools() {
-  byId('tools').replaceChildren(...tools.map((tool) => {
-    const entry = config.tools.find((item) => item.name === tool.name);
-    const id = `tool-${tool.name}`;
-    const needsCredential = tool.requires_credential && !tool.credential_configured;
-    const checkbox = h('input', { type: 'checkbox', id, checked: Boolean(entry?.enabled), 'aria-describedby': `${id}-hint` });
-    checkbox.addEventListener('change', () => {
-      // Unchecking keeps the tool in the draft as disabled rather than dropping it.
-      const existing = config.tools.find((item) => item.name === tool.name);
-      if (existing) existing.enabled = checkbox.checked;
-      else config.tools.push({ name: tool.name, enabled: checkbox.checked });
-      edited();
-    });
-    return h('li', { class: 'check-item' },
-      checkbox,
-      h('div', {},
-        h('label', { for: id }, tool.label),
-        h('p', { id: `${id}-hint`, class: 'hint' }, tool.description,
-          needsCredential ? ' Needs a credential: add one under Settings → Tools.' : '')));
-  }));
+  renderToolList(tools, config, edited);
 }
 
 // ---------------------------------------------------------------- knowledge
@@ -327,6 +310,7 @@ const attachButton = byId('attach-dataset');
 
 function renderKnowledge() {
   const attached = config.knowledge.dataset_ids;
+  renderTools(); // knowledge search is available only with a dataset attached
   const nameOf = (id) => datasets.find((dataset) => dataset.id === id)?.name || 'Unknown dataset';
   byId('attached-datasets').replaceChildren(...(attached.length
     ? attached.map((id) => h('li', { class: 'row' },

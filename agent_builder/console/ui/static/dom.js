@@ -83,7 +83,7 @@ export function showFieldErrors(err, inputsByField) {
 }
 
 // Upload refusals lead with the reason in plain words; the server's message adds the details.
-function uploadErrorText(err) {
+export function uploadErrorText(err) {
   const reason = { 413: 'The file is too large.', 415: 'This file type is not supported.' }[err.status];
   return `Upload failed: ${reason ? `${reason} ${err.message}` : err.message}`;
 }

@@ -5,15 +5,22 @@ import { byId, confirmRemoval, h, pageLoaded, setFieldError, showAlert, showFiel
 const loadError = byId('load-error');
 let tools = [];
 
+// What each credential state reads as, and how its badge looks.
+const STATES = {
+  not_required: ['Ready', 'status-active'],
+  configured: ['Credential configured', 'status-active'],
+  missing: ['Needs credential', 'status-warning'],
+  invalid: ['Credential invalid', 'status-error'],
+};
+
 function renderCatalog() {
   byId('catalog').replaceChildren(...tools.map((tool) => {
-    const ready = !tool.requires_credential || tool.credential_configured;
+    const [text, style] = STATES[tool.credential_state];
     return h('li', { class: 'row' },
       h('div', { class: 'row-main' },
         h('p', { class: 'row-title' }, tool.label),
         h('p', { class: 'muted' }, tool.description)),
-      h('span', { class: ready ? 'badge status-active' : 'badge status-warning' },
-        ready ? 'Ready' : 'Needs credential'));
+      h('span', { class: `badge ${style}` }, text));
   }));
   const needing = tools.filter((tool) => tool.requires_credential);
   byId('credential-tool').replaceChildren(...needing.map((tool) => h('option', { value: tool.name }, tool.label)));
@@ -26,11 +33,17 @@ function renderCredentials(credentials) {
     h('td', {}, credential.name),
     h('td', {}, credential.base_url || '—'),
     h('td', {}, h('code', {}, credential.secret_masked)),
+    h('td', {}, checkText(credential)),
     h('td', {}, timeEl(credential.created_at)),
-    h('td', { class: 'actions' }, h('button', {
-      type: 'button', class: 'button danger-quiet', 'aria-label': `Delete ${credential.name}`,
-      onclick: (event) => remove(credential, event.currentTarget),
-    }, 'Delete')))));
+    h('td', { class: 'actions' },
+      h('button', {
+        type: 'button', class: 'button', 'aria-label': `Check ${credential.name}`,
+        onclick: (event) => check(credential, event.currentTarget),
+      }, 'Check'),
+      h('button', {
+        type: 'button', class: 'button danger-quiet', 'aria-label': `Delete ${credential.name}`,
+        onclick: (event) => remove(credential, event.currentTarget),
+      }, 'Delete')))));
   byId('credentials-empty').hidden = credentials.length > 0;
 }
 
@@ -44,6 +57,27 @@ async function load() {
     renderCredentials(credentials.data);
   } catch (err) {
     showAlert(loadError, `Could not load tools: ${err.message}`);
+  }
+}
+
+function checkText(credential) {
+  if (credential.check_status === 'valid') return 'Valid';
+  if (credential.check_status === 'invalid') return `Invalid: ${credential.check_message}`;
+  return 'Not checked';
+}
+
+// Checks the credential against its provider; the row and the catalog show the outcome at once.
+async function check(credential, button) {
+  showAlert(loadError, '');
+  button.disabled = true;
+  button.textContent = 'Checking…';
+  try {
+    await api.post(`/console/api/tool-credentials/${encodeURIComponent(credential.id)}/check`);
+    await load();
+  } catch (err) {
+    button.disabled = false;
+    button.textContent = 'Check';
+    showAlert(loadError, `Could not check "${credential.name}": ${err.message}`);
   }
 }
 
