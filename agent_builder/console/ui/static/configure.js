@@ -13,8 +13,8 @@ import { openDuplicateDialog } from './duplicate.js';
 import { loadEnvVars } from './env_vars.js';
 import { guardLeave } from './nav.js';
 import { mountPreview } from './preview.js';
-import { createVersionHistory } from './versions.js';
 import { renderToolList } from './tool_list.js';
+import { createVersionHistory } from './versions.js';
 
 const SAVE_DELAY_MS = 500;
 const MAX_QUESTIONS = 5;
@@ -309,8 +309,8 @@ const datasetSelect = byId('dataset-select');
 const attachButton = byId('attach-dataset');
 
 function renderKnowledge() {
-  const attached = config.knowledge.dataset_ids;
   renderTools(); // knowledge search is available only with a dataset attached
+  const attached = config.knowledge.dataset_ids;
   const nameOf = (id) => datasets.find((dataset) => dataset.id === id)?.name || 'Unknown dataset';
   byId('attached-datasets').replaceChildren(...(attached.length
     ? attached.map((id) => h('li', { class: 'row' },
