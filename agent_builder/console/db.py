@@ -198,8 +198,21 @@ ALTER TABLE tool_credentials ADD COLUMN check_message TEXT;
 ALTER TABLE tool_credentials ADD COLUMN checked_at TEXT;
 """
 
+# Content moderation: which messages a preset reply stood in for ('input' or 'output'), else NULL.
+_SCHEMA_V7 = """
+ALTER TABLE messages ADD COLUMN moderated TEXT;
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, _SCHEMA_V5, _SCHEMA_V6)
+MIGRATIONS: tuple[str, ...] = (
+    _SCHEMA_V1,
+    _SCHEMA_V2,
+    _SCHEMA_V3,
+    _SCHEMA_V4,
+    _SCHEMA_V5,
+    _SCHEMA_V6,
+    _SCHEMA_V7,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

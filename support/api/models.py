@@ -420,6 +420,38 @@ class ModelUpdate(BaseModel):
     active: bool = Field(..., title='Active')
 
 
+class ModerationDirection(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    enabled: bool = Field(False, title='Enabled')
+    preset_reply: str = Field('', max_length=1000, title='Preset Reply')
+
+
+Keyword = TypeAliasType(
+    "Keyword", Annotated[str, Field(..., max_length=100, min_length=1)]
+)
+
+
+class ModerationSettings(BaseModel):
+    """
+    `keywords`: words or phrases, matched ignoring case, as whole words. `inputs` moderates
+    the question (a flagged one never reaches the model), `outputs` the answer (replaced as it
+    streams).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    keywords: list[Keyword] = Field([], max_length=100, title='Keywords')
+    inputs: ModerationDirection = Field(
+        {'enabled': False, 'preset_reply': ''}, validate_default=True
+    )
+    outputs: ModerationDirection = Field(
+        {'enabled': False, 'preset_reply': ''}, validate_default=True
+    )
+
+
 class ProposalRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
@@ -679,6 +711,28 @@ class WebAppMessageRequest(BaseModel):
     conversation_id: ConversationId | None = Field(None, title='Conversation Id')
 
 
+class WebAppSettings(BaseModel):
+    """
+    Empty `title` and `description` fall back to the agent's name and description; an empty
+    `icon` shows none; `privacy_policy_url` is empty or an http(s) URL.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    title: str = Field('', max_length=80, title='Title')
+    description: str = Field('', max_length=500, title='Description')
+    icon: str = Field('', max_length=8, title='Icon')
+    color: Literal['blue', 'green', 'purple', 'orange', 'red', 'teal', 'gray'] = (
+        Field('blue', title='Color')
+    )
+    copyright: str = Field('', max_length=200, title='Copyright')
+    privacy_policy_url: str = Field('', max_length=2000, title='Privacy Policy Url')
+    default_language: Literal['en', 'de', 'fr', 'es', 'ja'] = Field(
+        'en', title='Default Language'
+    )
+
+
 class AnswerEvent(BaseModel):
     answer: str = Field(..., title='Answer')
 
@@ -691,6 +745,16 @@ class MessageEndEvent(BaseModel):
     conversation_id: str = Field(..., title='Conversation Id')
     message_id: str = Field(..., title='Message Id')
     usage: Usage
+    moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
+
+
+class MessageReplaceEvent(BaseModel):
+    """
+    Content moderation flagged the answer: everything shown of it so far is replaced by
+    `text`, the agent's preset reply, and no further piece of it follows.
+    """
+
+    text: str = Field(..., title='Text')
 
 
 class MessageStartEvent(BaseModel):
@@ -732,6 +796,14 @@ class AgentConfig(BaseModel):
         {'dataset_ids': [], 'top_k': 3, 'retrieval_mode': 'agent_decided'},
         validate_default=True,
     )
+    moderation: ModerationSettings = Field(
+        {'keywords': [], 'inputs': {'enabled': False, 'preset_reply': ''}, 'outputs': {'enabled': False, 'preset_reply': ''}},
+        validate_default=True,
+    )
+    web_app: WebAppSettings = Field(
+        {'title': '', 'description': '', 'icon': '', 'color': 'blue', 'copyright': '', 'privacy_policy_url': '', 'default_language': 'en'},
+        validate_default=True,
+    )
 
 
 class AgentList(BaseModel):
@@ -743,6 +815,9 @@ class ChatMessage(BaseModel):
     """
     A stored message. User messages are always `completed`; an assistant message is `failed`
     (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise.
+    `moderated` says when content moderation stood in: a flagged question (`input`, on the
+    question and its preset reply) or a flagged answer (`output`, on the reply: `content` is the
+    preset reply); null otherwise.
     """
 
     id: str = Field(..., title='Id')
@@ -756,6 +831,7 @@ class ChatMessage(BaseModel):
     usage: Usage | None
     agent_version: int | None = Field(..., title='Agent Version')
     created_at: AwareDatetime = Field(..., title='Created At')
+    moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
 
 
 class ChatMessageList(BaseModel):
@@ -764,7 +840,8 @@ class ChatMessageList(BaseModel):
 
 class ChatMessageResponse(BaseModel):
     """
-    The service API's blocking answer (a run that did not complete is an error instead).
+    The service API's blocking answer (a run that did not complete is an error instead);
+    `moderated` as in ChatMessage (`answer` is then the agent's preset reply).
     """
 
     conversation_id: str = Field(..., title='Conversation Id')
@@ -773,6 +850,7 @@ class ChatMessageResponse(BaseModel):
     status: Literal['completed'] = Field(..., title='Status')
     usage: Usage
     tool_calls: list[ToolCallRecord] = Field(..., title='Tool Calls')
+    moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
 
 
 class Draft(BaseModel):
@@ -824,11 +902,13 @@ class PublishedVersionList(BaseModel):
 class ServiceApiStreamEvent(BaseModel):
     """
     One event of the service API's streaming answer: `message` (AnswerEvent: the next piece
-    of the answer), `tool_call` (ToolCallEvent), `tool_result` (ToolResultEvent), and last
-    `message_end` (MessageEndEvent) or `error` (ErrorResponse: the run failed).
+    of the answer), `message_replace` (AnswerEvent: content moderation flagged the answer, which
+    is replaced by the preset reply in `answer`; no piece follows), `tool_call` (ToolCallEvent),
+    `tool_result` (ToolResultEvent), and last `message_end` (MessageEndEvent) or `error`
+    (ErrorResponse: the run failed).
     """
 
-    event: Literal['message', 'tool_call', 'tool_result', 'message_end', 'error'] = (
+    event: Literal['message', 'message_replace', 'tool_call', 'tool_result', 'message_end', 'error'] = (
         Field(..., title='Event')
     )
     data: (
@@ -840,16 +920,18 @@ class WebAppStreamEvent(BaseModel):
     """
     One event of the web app's reply stream: `message_start` (MessageStartEvent), then
     `message_delta` (MessageDeltaEvent), `tool_call` (ToolCallEvent) and `tool_result`
-    (ToolResultEvent) as they happen, and last `message_end` (the stored ChatMessage, whatever its
+    (ToolResultEvent) as they happen, `message_replace` (MessageReplaceEvent) when content
+    moderation flags the answer, and last `message_end` (the stored ChatMessage, whatever its
     status) or `error` (ErrorResponse: the reply could not be stored).
     """
 
-    event: Literal['message_start', 'message_delta', 'tool_call', 'tool_result', 'message_end', 'error'] = (
+    event: Literal['message_start', 'message_delta', 'message_replace', 'tool_call', 'tool_result', 'message_end', 'error'] = (
         Field(..., title='Event')
     )
     data: (
         MessageStartEvent
         | MessageDeltaEvent
+        | MessageReplaceEvent
         | ToolCallEvent
         | ToolResultEvent
         | ChatMessage

@@ -108,6 +108,7 @@ ROUTES: dict[tuple[str, str], Rule] = {
     ("PATCH", "/console/api/agents/{agent_id}"): CONSOLE,
     ("DELETE", "/console/api/agents/{agent_id}"): CONSOLE,
     ("PUT", "/console/api/agents/{agent_id}/draft"): CONSOLE,
+    ("PUT", "/console/api/agents/{agent_id}/draft/web-app"): CONSOLE,
     ("POST", "/console/api/agents/{agent_id}/publish"): CONSOLE,
     ("GET", "/console/api/agents/{agent_id}/versions"): CONSOLE,
     ("PATCH", "/console/api/agents/{agent_id}/access"): CONSOLE,

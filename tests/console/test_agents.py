@@ -15,7 +15,21 @@ DEFAULT_CONFIG = {
     "opening_statement": "",
     "suggested_questions": [],
     "tools": [],
-    "knowledge": {"dataset_ids": [], "top_k": 3, "score_threshold": None},
+    "knowledge": {"dataset_ids": [], "top_k": 3, "score_threshold": None, "retrieval_mode": "agent_decided"},
+    "moderation": {
+        "keywords": [],
+        "inputs": {"enabled": False, "preset_reply": ""},
+        "outputs": {"enabled": False, "preset_reply": ""},
+    },
+    "web_app": {
+        "title": "",
+        "description": "",
+        "icon": "",
+        "color": "blue",
+        "copyright": "",
+        "privacy_policy_url": "",
+        "default_language": "en",
+    },
 }
 
 

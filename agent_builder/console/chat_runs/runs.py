@@ -14,7 +14,7 @@ import httpx
 from starlette.concurrency import run_in_threadpool
 
 from agent_builder.console.chat_runs.limits import RunLimits, Ticket
-from agent_builder.console.chat_runs.relay import ChatRun, Outcome, RunEnd, failure
+from agent_builder.console.chat_runs.relay import AnswerModeration, ChatRun, Outcome, RunEnd, failure
 from agent_builder.console.chat_runs.runtime_client import (
     RUNTIME_TIMEOUT,
     RunSetup,
@@ -30,9 +30,9 @@ from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database, new_id
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentConfig
-from agent_builder.console.schemas.chat import ChatMessage
+from agent_builder.console.schemas.chat import ChatMessage, Moderated
 from agent_builder.console.schemas.errors import ErrorResponse
-from agent_builder.console.services import conversations, env_vars, providers, tools
+from agent_builder.console.services import conversations, env_vars, moderation, providers, tools
 from agent_builder.console.services.agents import ChatAgent
 from agent_builder.console.services.conversations import Owner, Source
 
@@ -90,7 +90,10 @@ class ChatRuns:
         """Start a reply: store the question once the runtime accepted the run. `client` is the
         web app client's address (limits.py). Raises ApiError 503 (no runtime, or it cannot be
         reached or refuses), 429 (too many runs at once), 404 (conversation: unknown, or not
-        `owner`'s), 409 (model)."""
+        `owner`'s), 409 (model). A question content moderation flags is answered with the
+        agent's preset reply at once, without the runtime or the model."""
+        if moderation.flags_question(agent.config.moderation, query):
+            return await self._preset_reply(agent, source, query, conversation_id, owner)
         runtime = self._runtime
         if runtime is None:
             raise runtime_unavailable("no agent runtime is connected to this console")
@@ -132,9 +135,30 @@ class ChatRuns:
             if token:
                 del self._grants[token]
             raise
-        run = ChatRun(message_id, question.conversation_id, agent.id, source, response)
+        guard = moderation.answer_guard(agent.config.moderation)
+        answers = AnswerModeration(guard, agent.config.moderation.outputs.preset_reply) if guard else None
+        run = ChatRun(message_id, question.conversation_id, agent.id, source, response, moderation=answers)
         self._active[message_id] = run
         driver = asyncio.create_task(self._drive(run, client, token, agent.version, ticket))
+        self._drivers.add(driver)
+        driver.add_done_callback(self._drivers.discard)
+        return run
+
+    async def _preset_reply(
+        self, agent: ChatAgent, source: Source, query: str, conversation_id: str | None, owner: Owner
+    ) -> ChatRun:
+        """Store the flagged question and answer it with the preset reply; both are marked moderated."""
+        if conversation_id is not None and not await run_in_threadpool(
+            conversations.is_owner, self._db, agent.id, source, conversation_id, owner
+        ):
+            raise ApiError(404, "not_found", "Conversation not found.")
+        question = _question(query, conversation_id or new_id(), agent.version, moderated="input")
+        await run_in_threadpool(
+            conversations.start_turn, self._db, question, agent.id, source, owner, conversation_id is None
+        )
+        preset = agent.config.moderation.inputs.preset_reply
+        run = ChatRun(new_id(), question.conversation_id, agent.id, source, None, preset_reply=preset)
+        driver = asyncio.create_task(self._drive(run, None, None, agent.version, None))
         self._drivers.add(driver)
         driver.add_done_callback(self._drivers.discard)
         return run
@@ -156,10 +180,10 @@ class ChatRuns:
     async def _drive(
         self,
         run: ChatRun,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | None,
         knowledge_token: str | None,
         agent_version: int | None,
-        ticket: Ticket,
+        ticket: Ticket | None,
     ) -> None:
         """Wait for the run to end, however it ends, then store the reply and hand it out. The
         run's slots are given back once it is stored, before anyone hears that it ended."""
@@ -168,7 +192,8 @@ class ChatRuns:
         finally:
             if knowledge_token:
                 del self._grants[knowledge_token]
-            await client.aclose()
+            if client is not None:
+                await client.aclose()
         reply = ChatMessage(
             id=run.message_id,
             conversation_id=run.conversation_id,
@@ -181,6 +206,7 @@ class ChatRuns:
             usage=outcome.usage,
             agent_version=agent_version,
             created_at=datetime.now(UTC),
+            moderated=outcome.moderated,
         )
         end: RunEnd = reply
         try:
@@ -189,7 +215,8 @@ class ChatRuns:
             logger.exception("run %s: the reply could not be stored", run.message_id)
             end = ErrorResponse(code="internal_error", message="The reply could not be stored.")
         self._active.pop(run.message_id, None)
-        self._limits.give_back(ticket)
+        if ticket is not None:
+            self._limits.give_back(ticket)
         run.finish(end)
         logger.info(
             "run %s: %s%s",
@@ -236,7 +263,9 @@ def _model_unavailable(agent: ChatAgent) -> ApiError:
     )
 
 
-def _question(query: str, conversation_id: str, agent_version: int | None) -> ChatMessage:
+def _question(
+    query: str, conversation_id: str, agent_version: int | None, moderated: Moderated | None = None
+) -> ChatMessage:
     return ChatMessage(
         id=new_id(),
         conversation_id=conversation_id,
@@ -249,6 +278,7 @@ def _question(query: str, conversation_id: str, agent_version: int | None) -> Ch
         usage=None,
         agent_version=agent_version,
         created_at=datetime.now(UTC),
+        moderated=moderated,
     )
 
 
@@ -259,7 +289,7 @@ async def _outcome(run: ChatRun) -> Outcome:
     except asyncio.CancelledError:
         # cancel(): Stop without the runtime's confirmation, a service API client that went
         # away, or shutdown. The relay closed the stream, so the runtime cancels too.
-        return Outcome("cancelled", run.text)
+        return Outcome("cancelled", run.text, moderated="output" if run.replaced else None)
     except httpx.HTTPError as exc:
         logger.warning("run %s: lost the runtime's stream: %s", run.message_id, type(exc).__name__)
         return Outcome("failed", run.text, error=failure("runtime_unavailable"))

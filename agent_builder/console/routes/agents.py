@@ -21,6 +21,7 @@ from agent_builder.console.schemas.agents import (
 )
 from agent_builder.console.schemas.base import MAX_INT
 from agent_builder.console.schemas.errors import DraftInvalidResponse, RevisionConflictResponse
+from agent_builder.console.schemas.web_app_settings import WebAppSettings
 from agent_builder.console.services import agents, sandbox
 
 router = APIRouter(
@@ -71,6 +72,14 @@ def save_draft(agent_id: str, body: DraftUpdate, db: DbDep) -> Draft:
     """Replace the draft, if it is still at `revision` (409 `revision_conflict` otherwise). 422
     `secret_in_instructions` when the instructions use a secret variable of the agent."""
     return agents.save_draft(db, agent_id, body.revision, body.config)
+
+
+@router.put("/{agent_id}/draft/web-app", responses=errors(404))
+def save_web_app_settings(agent_id: str, body: WebAppSettings, db: DbDep) -> Draft:
+    """Replace the draft's web app settings (the access point's Web app settings dialog), keeping
+    the rest of the draft: one new revision, whatever the revision was. The web app shows them
+    once published."""
+    return agents.save_web_app_settings(db, agent_id, body)
 
 
 @router.post("/{agent_id}/publish", responses=errors(404, 409, models={409: DraftInvalidResponse}))

@@ -36,6 +36,7 @@ from agent_builder.console.schemas.chat import (
     ChatMessageResponse,
     MessageDeltaEvent,
     MessageEndEvent,
+    MessageReplaceEvent,
     ServiceApiStreamEvent,
     ToolCallEvent,
     ToolResultEvent,
@@ -192,9 +193,12 @@ async def send_chat_message(
     `provider_unavailable`, `tool_loop_limit`, ...).
 
     `streaming` answers with server-sent events: `message` `{answer}` (the next piece of the
-    answer), `tool_call` `{id, name, arguments}`, `tool_result` `{id, name, output, is_error}`,
-    and last either `message_end` `{conversation_id, message_id, usage}` or `error`
-    `{code, message}`. Closing the stream early cancels the run; so does a blocking client that
+    answer), `message_replace` `{answer}` (content moderation flagged the answer: what came so far
+    is replaced by the preset reply, and no piece follows), `tool_call` `{id, name, arguments}`,
+    `tool_result` `{id, name, output, is_error}`, and last either `message_end`
+    `{conversation_id, message_id, usage, moderated}` or `error` `{code, message}`. A question
+    that content moderation flags never reaches the model: the answer is the agent's preset
+    reply, `moderated` `input`. Closing the stream early cancels the run; so does a blocking client that
     goes away before its answer.
 
     Errors before any answer are JSON: 404 unknown conversation, 409 `model_unavailable`,
@@ -214,6 +218,7 @@ async def send_chat_message(
             status="completed",
             usage=end.usage,
             tool_calls=end.tool_calls,
+            moderated=end.moderated,
         )
     error = _run_error(end)
     raise ApiError(502, error.code, error.message)
@@ -252,12 +257,19 @@ def _service_api_event(item: RunUpdate | RunEnd) -> ServiceApiStreamEvent:
     match item:
         case MessageDeltaEvent():
             return ServiceApiStreamEvent(event="message", data=AnswerEvent(answer=item.text))
+        case MessageReplaceEvent():
+            return ServiceApiStreamEvent(event="message_replace", data=AnswerEvent(answer=item.text))
         case ToolCallEvent():
             return ServiceApiStreamEvent(event="tool_call", data=item)
         case ToolResultEvent():
             return ServiceApiStreamEvent(event="tool_result", data=item)
         case ChatMessage(status="completed", usage=usage) if usage is not None:
-            end = MessageEndEvent(conversation_id=item.conversation_id, message_id=item.id, usage=usage)
+            end = MessageEndEvent(
+                conversation_id=item.conversation_id,
+                message_id=item.id,
+                usage=usage,
+                moderated=item.moderated,
+            )
             return ServiceApiStreamEvent(event="message_end", data=end)
         case _:
             return ServiceApiStreamEvent(event="error", data=_run_error(item))

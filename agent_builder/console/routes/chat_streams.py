@@ -19,6 +19,7 @@ from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.chat import (
     ChatMessage,
     MessageDeltaEvent,
+    MessageReplaceEvent,
     MessageStartEvent,
     ServiceApiStreamEvent,
     ToolCallEvent,
@@ -68,6 +69,8 @@ def _chat_event(item: RunUpdate | RunEnd) -> WebAppStreamEvent:
     match item:
         case MessageDeltaEvent():
             return WebAppStreamEvent(event="message_delta", data=item)
+        case MessageReplaceEvent():
+            return WebAppStreamEvent(event="message_replace", data=item)
         case ToolCallEvent():
             return WebAppStreamEvent(event="tool_call", data=item)
         case ToolResultEvent():

@@ -26,7 +26,9 @@ from agent_builder.console.schemas.base import (
     ResourceId,
     ResponseModel,
 )
+from agent_builder.console.schemas.moderation import ModerationSettings
 from agent_builder.console.schemas.tools import TOOL_NAMES, ToolName
+from agent_builder.console.schemas.web_app_settings import WebAppSettings
 
 
 class AgentModelRef(RequestModel):
@@ -74,6 +76,8 @@ class AgentConfig(RequestModel):
     suggested_questions: Annotated[list[SuggestedQuestion], Field(max_length=5)] = []
     tools: Annotated[list[AgentTool], Field(max_length=len(TOOL_NAMES))] = []
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    moderation: ModerationSettings = ModerationSettings()
+    web_app: WebAppSettings = WebAppSettings()
 
     @model_validator(mode="after")
     def _distinct_tools(self) -> AgentConfig:

@@ -28,6 +28,9 @@ class ChatMessageRequest(RequestModel):
 
 MessageRole = Literal["user", "assistant"]
 MessageStatus = Literal["completed", "failed", "cancelled"]
+# Content moderation replaced the reply with the agent's preset reply: "input" (the question was
+# flagged and never reached the model; both messages are marked) or "output" (the answer was).
+Moderated = Literal["input", "output"]
 
 
 class Usage(ResponseModel):
@@ -59,7 +62,10 @@ class ToolCallRecord(ResponseModel):
 
 class ChatMessage(ResponseModel):
     """A stored message. User messages are always `completed`; an assistant message is `failed`
-    (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise."""
+    (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise.
+    `moderated` says when content moderation stood in: a flagged question (`input`, on the
+    question and its preset reply) or a flagged answer (`output`, on the reply: `content` is the
+    preset reply); null otherwise."""
 
     id: str
     conversation_id: str
@@ -72,6 +78,7 @@ class ChatMessage(ResponseModel):
     usage: Usage | None
     agent_version: int | None
     created_at: datetime
+    moderated: Moderated | None = None
 
 
 class ChatMessageList(ResponseModel):
@@ -79,7 +86,8 @@ class ChatMessageList(ResponseModel):
 
 
 class ChatMessageResponse(ResponseModel):
-    """The service API's blocking answer (a run that did not complete is an error instead)."""
+    """The service API's blocking answer (a run that did not complete is an error instead);
+    `moderated` as in ChatMessage (`answer` is then the agent's preset reply)."""
 
     conversation_id: str
     message_id: str
@@ -87,6 +95,7 @@ class ChatMessageResponse(ResponseModel):
     status: Literal["completed"]
     usage: Usage
     tool_calls: list[ToolCallRecord]
+    moderated: Moderated | None = None
 
 
 # Server-sent events: each is `event: <event>` and `data: <data as one line of JSON>`.
@@ -98,6 +107,13 @@ class MessageStartEvent(ResponseModel):
 
 
 class MessageDeltaEvent(ResponseModel):
+    text: str
+
+
+class MessageReplaceEvent(ResponseModel):
+    """Content moderation flagged the answer: everything shown of it so far is replaced by
+    `text`, the agent's preset reply, and no further piece of it follows."""
+
     text: str
 
 
@@ -123,26 +139,44 @@ class MessageEndEvent(ResponseModel):
     conversation_id: str
     message_id: str
     usage: Usage
+    moderated: Moderated | None = None
 
 
 class WebAppStreamEvent(ResponseModel):
     """One event of the web app's reply stream: `message_start` (MessageStartEvent), then
     `message_delta` (MessageDeltaEvent), `tool_call` (ToolCallEvent) and `tool_result`
-    (ToolResultEvent) as they happen, and last `message_end` (the stored ChatMessage, whatever its
+    (ToolResultEvent) as they happen, `message_replace` (MessageReplaceEvent) when content
+    moderation flags the answer, and last `message_end` (the stored ChatMessage, whatever its
     status) or `error` (ErrorResponse: the reply could not be stored)."""
 
-    event: Literal["message_start", "message_delta", "tool_call", "tool_result", "message_end", "error"]
+    event: Literal[
+        "message_start",
+        "message_delta",
+        "message_replace",
+        "tool_call",
+        "tool_result",
+        "message_end",
+        "error",
+    ]
     data: (
-        MessageStartEvent | MessageDeltaEvent | ToolCallEvent | ToolResultEvent | ChatMessage | ErrorResponse
+        MessageStartEvent
+        | MessageDeltaEvent
+        | MessageReplaceEvent
+        | ToolCallEvent
+        | ToolResultEvent
+        | ChatMessage
+        | ErrorResponse
     )
 
 
 class ServiceApiStreamEvent(ResponseModel):
     """One event of the service API's streaming answer: `message` (AnswerEvent: the next piece
-    of the answer), `tool_call` (ToolCallEvent), `tool_result` (ToolResultEvent), and last
-    `message_end` (MessageEndEvent) or `error` (ErrorResponse: the run failed)."""
+    of the answer), `message_replace` (AnswerEvent: content moderation flagged the answer, which
+    is replaced by the preset reply in `answer`; no piece follows), `tool_call` (ToolCallEvent),
+    `tool_result` (ToolResultEvent), and last `message_end` (MessageEndEvent) or `error`
+    (ErrorResponse: the run failed)."""
 
-    event: Literal["message", "tool_call", "tool_result", "message_end", "error"]
+    event: Literal["message", "message_replace", "tool_call", "tool_result", "message_end", "error"]
     data: AnswerEvent | ToolCallEvent | ToolResultEvent | MessageEndEvent | ErrorResponse
 
 

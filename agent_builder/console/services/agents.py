@@ -24,6 +24,7 @@ from agent_builder.console.schemas.agents import (
     PublishedVersion,
     PublishResult,
 )
+from agent_builder.console.schemas.web_app_settings import WebAppSettings
 from agent_builder.console.services import env_references
 from agent_builder.console.services.providers import is_model_active
 
@@ -170,6 +171,15 @@ def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: 
         (_dump(config), revision + 1, now, now, agent_id),
     )
     return Draft(revision=revision + 1, config=config, updated_at=from_timestamp(now))
+
+
+def save_web_app_settings(db: Database, agent_id: str, settings: WebAppSettings) -> Draft:
+    """The draft with these web app settings and the rest as it is now: one new revision, taken
+    whatever the revision (it changes no other field, so it overwrites nobody's edit)."""
+    with db.write() as conn:
+        row = _agent_row(conn, agent_id)
+        config = AgentConfig.model_validate_json(row["draft_config"]).model_copy(update={"web_app": settings})
+        return write_draft(conn, agent_id, row["draft_revision"], config)
 
 
 def _publish_problems(conn: sqlite3.Connection, agent_id: str, config: AgentConfig) -> list[str]:

@@ -88,12 +88,13 @@ def history(
     db: Database, agent_id: str, source: Source, conversation_id: str, owner: Owner = NOBODY
 ) -> list[tuple[MessageRole, str]]:
     """(role, content) of the conversation's completed messages, oldest first: what the model is
-    shown of the conversation so far. Failed and stopped replies are left out."""
+    shown of the conversation so far. Failed and stopped replies are left out, and so are questions
+    that content moderation flagged, with their preset replies: they never reach the model."""
     with db.read() as conn:
         _check_conversation(conn, agent_id, source, conversation_id, owner)
         rows = conn.execute(
             "SELECT role, content FROM messages WHERE conversation_id = ? AND status = 'completed' "
-            "ORDER BY position",
+            "AND moderated IS NOT 'input' ORDER BY position",
             (conversation_id,),
         ).fetchall()
     return [(row["role"], row["content"]) for row in rows]
@@ -128,9 +129,9 @@ def save_reply(db: Database, reply: ChatMessage) -> None:
 def _append(conn: sqlite3.Connection, message: ChatMessage) -> None:
     conn.execute(
         "INSERT INTO messages (id, conversation_id, position, role, content, created_at, status, "
-        "error_code, error_message, tool_calls, retries, usage, agent_version) VALUES (?, ?, "
+        "error_code, error_message, tool_calls, retries, usage, agent_version, moderated) VALUES (?, ?, "
         "(SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), "
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             message.id,
             message.conversation_id,
@@ -145,6 +146,7 @@ def _append(conn: sqlite3.Connection, message: ChatMessage) -> None:
             message.retries,
             message.usage.model_dump_json() if message.usage else None,
             message.agent_version,
+            message.moderated,
         ),
     )
 

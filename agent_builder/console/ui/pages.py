@@ -18,6 +18,7 @@ from agent_builder.console.auth import signed_in_email
 from agent_builder.console.errors import ApiError
 from agent_builder.console.public import load_web_app
 from agent_builder.console.routes.common import OriginDep
+from agent_builder.console.schemas.web_app_settings import COLORS, LANGUAGES
 from agent_builder.console.security.redirects import safe_next
 from agent_builder.console.services.system_models import speech_to_text_enabled
 from agent_builder.console.ui.assets import AssetManifest
@@ -77,7 +78,15 @@ def agent_configure(request: Request, agent_id: str) -> Response:
 
 @router.get("/agents/{agent_id}/access", response_class=HTMLResponse)
 def agent_access(request: Request, agent_id: str) -> Response:
-    return _console_page(request, "agent_access.html", "agents", agent_id=agent_id, tab="access")
+    return _console_page(
+        request,
+        "agent_access.html",
+        "agents",
+        agent_id=agent_id,
+        tab="access",
+        languages=LANGUAGES,
+        colors=COLORS,
+    )
 
 
 @router.get("/knowledge", response_class=HTMLResponse)
@@ -130,6 +139,7 @@ def web_app(request: Request, site_token: str) -> Response:
             {"email": None, "heading": heading, "message": message, "status_code": err.status_code},
             status_code=err.status_code,
         )
-    response = templates.TemplateResponse(request, "chat.html", {"email": None, "app": app})
+    context = {"email": None, "app": app, "page_lang": app.language}
+    response = templates.TemplateResponse(request, "chat.html", context)
     visitor(request).remember(request, response)  # the visitor's conversations are theirs alone
     return response

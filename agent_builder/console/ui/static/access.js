@@ -1,13 +1,16 @@
-// Access point page: web app and service API switches, URLs, embed snippet, API keys.
+// Access point page: web app and service API switches, URLs, embed snippets, the web app's
+// settings, API keys.
 import { api } from './api.js';
 import { agentPath, createPublishBar, loadAgent } from './agent_page.js';
 import {
-  byId, confirmRemoval, copyWithConfirmation, h, openModal, pageLoaded, showAlert, timeEl,
+  byId, confirmRemoval, copyWithConfirmation, h, openModal, pageLoaded, setFieldError, showAlert,
+  showFieldErrors, timeEl,
 } from './dom.js';
 
 const errorEl = byId('access-error');
 let access;
 let agentName = '';
+let webAppSettings; // the draft's, as last loaded or saved
 
 function escapeAttribute(text) {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -67,14 +70,94 @@ byId('copy-service-api-url').addEventListener('click',
 // ---------------------------------------------------------------- embed
 
 const embedDialog = byId('embed-dialog');
-byId('open-embed').addEventListener('click', () => {
-  byId('embed-code').value = `<iframe src="${escapeAttribute(access.web_app_url)}" title="${escapeAttribute(agentName)}"`
+const embedKinds = [...document.querySelectorAll('input[name="embed-kind"]')];
+
+// The snippet of the chosen kind: the web app in an inline frame, or a script that adds a chat
+// button to the site's pages, opening the web app in a frame of its own.
+function embedCode(kind) {
+  const url = escapeAttribute(access.web_app_url);
+  const title = escapeAttribute(agentName);
+  if (kind === 'script') {
+    const script = escapeAttribute(`${new URL(access.web_app_url).origin}/static/embed.js`);
+    return `<script src="${script}" data-web-app-url="${url}" data-title="${title}" defer></script>`;
+  }
+  return `<iframe src="${url}" title="${title}"`
     + ' style="width: 100%; height: 100%; min-height: 700px; border: 0"></iframe>';
+}
+
+function showEmbedCode() {
+  const kind = embedKinds.find((input) => input.checked).value;
+  byId('embed-code').value = embedCode(kind);
+  byId('embed-hint').textContent = kind === 'script'
+    ? "Paste this snippet into your site's HTML: it adds a chat button that opens the web app."
+    : "Paste this snippet into your site's HTML where the web app should show.";
   byId('embed-copied').textContent = '';
-  embedDialog.showModal();
-});
+}
+
+for (const input of embedKinds) input.addEventListener('change', showEmbedCode);
+
+function openEmbedDialog(opener) {
+  showEmbedCode();
+  openModal(embedDialog, opener);
+}
+
+byId('open-embed').addEventListener('click', (event) => openEmbedDialog(event.currentTarget));
 byId('copy-embed').addEventListener('click', () => copyWithConfirmation(byId('embed-code').value, byId('embed-copied')));
 byId('close-embed').addEventListener('click', () => embedDialog.close());
+
+// ---------------------------------------------------------------- web app settings
+
+const settingsDialog = byId('web-app-settings-dialog');
+const settingsForm = byId('web-app-settings-form');
+const settingsError = byId('web-app-settings-error');
+const settingsInputs = {
+  title: byId('web-app-title'),
+  description: byId('web-app-description'),
+  icon: byId('web-app-icon'),
+  color: byId('web-app-color'),
+  copyright: byId('web-app-copyright'),
+  privacy_policy_url: byId('web-app-privacy-policy'),
+  default_language: byId('web-app-language'),
+};
+const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?][^\s#]*)?$/i;
+
+function clearSettingsErrors() {
+  for (const input of Object.values(settingsInputs)) setFieldError(input, '');
+  showAlert(settingsError, '');
+}
+
+byId('open-web-app-settings').addEventListener('click', (event) => {
+  for (const [field, input] of Object.entries(settingsInputs)) input.value = webAppSettings[field];
+  clearSettingsErrors();
+  openModal(settingsDialog, event.currentTarget);
+  settingsInputs.title.focus();
+});
+byId('web-app-settings-cancel').addEventListener('click', () => settingsDialog.close());
+
+settingsForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearSettingsErrors();
+  const body = Object.fromEntries(Object.entries(settingsInputs).map(([field, input]) => [field, input.value.trim()]));
+  if (body.privacy_policy_url && !HTTP_URL.test(body.privacy_policy_url)) {
+    setFieldError(settingsInputs.privacy_policy_url, 'The privacy policy link must be an http:// or https:// URL.');
+    settingsInputs.privacy_policy_url.focus();
+    return;
+  }
+  const save = byId('web-app-settings-save');
+  save.disabled = true;
+  try {
+    const draft = await api.put(`${agentPath}/draft/web-app`, body);
+    webAppSettings = draft.config.web_app;
+    settingsDialog.close();
+    byId('web-app-copied').textContent = 'Settings saved. Publish to show them on the web app.';
+    await publishBar.refresh();
+  } catch (err) {
+    const unmatched = err.status === 422 ? showFieldErrors(err, settingsInputs) : [err.message];
+    if (unmatched.length) showAlert(settingsError, 'Could not save the settings', unmatched);
+  } finally {
+    save.disabled = false;
+  }
+});
 
 // ---------------------------------------------------------------- API keys
 
@@ -146,6 +229,7 @@ const publishBar = createPublishBar({
     render();
     loadKeys();
   },
+  onEmbed: (opener) => openEmbedDialog(opener),
 });
 
 async function load() {
@@ -153,9 +237,13 @@ async function load() {
   if (!detail) return;
   agentName = detail.name;
   access = detail.access;
+  webAppSettings = detail.draft.config.web_app;
   publishBar.update(detail);
   render();
+  byId('open-web-app-settings').disabled = false;
   if (access.published) await loadKeys();
+  // The publish guidance of the configure page links here to embed the web app.
+  if (access.published && window.location.hash === '#embed') openEmbedDialog(byId('open-embed'));
 }
 
 load().finally(pageLoaded);

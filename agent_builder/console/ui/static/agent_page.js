@@ -26,8 +26,23 @@ export function publishStateText(detail) {
   return `Published v${detail.published.version} · up to date`;
 }
 
+// After the first publish: where the agent can now be used (its web app, the service API's
+// reference, the embed dialog of the access point, or `onEmbed(link)` where the page has it).
+function showPublishGuidance(detail, onEmbed) {
+  byId('guidance-web-app').href = detail.access.web_app_url;
+  byId('guidance-api-reference').href = detail.access.api_reference_url;
+  const embed = byId('guidance-embed');
+  if (onEmbed) {
+    embed.onclick = (event) => {
+      event.preventDefault();
+      onEmbed(embed);
+    };
+  }
+  byId('publish-guidance').hidden = false;
+}
+
 // `beforePublish` resolves true once the draft on the server is the one to publish.
-export function createPublishBar({ beforePublish = async () => true, onPublished = () => {} } = {}) {
+export function createPublishBar({ beforePublish = async () => true, onPublished = () => {}, onEmbed = null } = {}) {
   const stateEl = byId('publish-state');
   const button = byId('publish');
   const errorEl = byId('publish-error');
@@ -53,9 +68,11 @@ export function createPublishBar({ beforePublish = async () => true, onPublished
         return;
       }
       const note = byId('publish-note');
-      await api.post(`${agentPath}/publish`, { note: note.value.trim() });
+      const published = await api.post(`${agentPath}/publish`, { note: note.value.trim() });
       note.value = '';
-      onPublished(await refresh());
+      const detail = await refresh();
+      if (published.version === 1) showPublishGuidance(detail, onEmbed);
+      onPublished(detail);
     } catch (err) {
       const reasons = err.code === 'draft_invalid' ? err.body.reasons || [] : [err.message];
       showAlert(errorEl, 'Publish failed', reasons);

@@ -67,10 +67,18 @@ function follower(scroller) {
   };
 }
 
+// What the preview says of a reply that content moderation stood in for.
+const MODERATION_NOTES = {
+  input: 'Moderated question: answered with the preset reply, without the model.',
+  output: 'Moderated answer: replaced by the preset reply.',
+};
+
 // An agent reply: built live from stream events, or at once from a stored ChatMessage.
+// `moderationNotes`: say when content moderation stood in (the preview does; the web app not).
 class AgentMessage {
-  constructor(agentName, scroll) {
+  constructor(agentName, scroll, moderationNotes = false) {
     this.scroll = scroll;
+    this.moderationNotes = moderationNotes;
     this.calls = new Map(); // tool call id -> {name, arguments, output, is_error, citations}
     this.tools = h('div', { class: 'tool-calls' });
     this.text = h('div', { class: 'message-text' });
@@ -82,6 +90,11 @@ class AgentMessage {
     const pinned = this.scroll.pinned();
     this.text.append(text);
     this.scroll.follow(pinned);
+  }
+
+  // Content moderation flagged the answer: what was shown of it gives way to the preset reply.
+  replaceText(text) {
+    this.text.textContent = text;
   }
 
   toolCall(call) {
@@ -108,6 +121,9 @@ class AgentMessage {
     this.text.textContent = message.content;
     if (message.status === 'cancelled') this.el.append(h('p', { class: 'message-status' }, 'Stopped'));
     if (message.status === 'failed') this.el.append(errorAlert(message.error.code, message.error.message));
+    if (message.moderated && this.moderationNotes) {
+      this.el.append(h('p', { class: 'message-status' }, MODERATION_NOTES[message.moderated]));
+    }
     this.el.removeAttribute('aria-busy');
   }
 
@@ -150,9 +166,9 @@ async function* readEvents(response) {
 export class ChatSession {
   constructor({ apiBase, agentName, log, form, input, sendButton, stopButton, controls = () => [], storageKey,
     scroller = null, beforeSend = async () => {}, onConversation = () => {}, onIdle = () => {},
-    composerAlert = null }) {
+    composerAlert = null, moderationNotes = false }) {
     Object.assign(this, { apiBase, agentName, log, form, input, sendButton, stopButton, controls, storageKey });
-    Object.assign(this, { beforeSend, onConversation, onIdle, composerAlert });
+    Object.assign(this, { beforeSend, onConversation, onIdle, composerAlert, moderationNotes });
     this.scroll = follower(scroller);
     this.conversationId = localStorage.getItem(storageKey);
     this.streaming = null; // while a reply streams: {messageId (once named), stopRequested}
@@ -207,7 +223,7 @@ export class ChatSession {
     this.append(question);
     this.showComposerAlert(null);
     this.setStreaming(true);
-    const reply = new AgentMessage(this.agentName, this.scroll);
+    const reply = new AgentMessage(this.agentName, this.scroll, this.moderationNotes);
     try {
       await this.beforeSend();
       const body = this.conversationId ? { query, conversation_id: this.conversationId } : { query };
@@ -254,6 +270,7 @@ export class ChatSession {
         this.streaming.messageId = data.message_id;
         if (this.streaming.stopRequested) this.stop();
       } else if (event === 'message_delta') reply.addText(data.text);
+      else if (event === 'message_replace') reply.replaceText(data.text);
       else if (event === 'tool_call') reply.toolCall(data);
       else if (event === 'tool_result') reply.toolResult(data);
       else if (event === 'message_end') {
@@ -297,7 +314,7 @@ export class ChatSession {
       for (const message of data) {
         if (message.role === 'user') this.append(userMessage(message.content));
         else {
-          const reply = new AgentMessage(this.agentName, this.scroll);
+          const reply = new AgentMessage(this.agentName, this.scroll, this.moderationNotes);
           reply.finish(message);
           this.append(reply.el);
         }

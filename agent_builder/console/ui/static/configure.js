@@ -11,6 +11,7 @@ import { CHANGED_ELSEWHERE, createDraftSync } from './draft_sync.js';
 import { loadFiles } from './agent_files.js';
 import { openDuplicateDialog } from './duplicate.js';
 import { loadEnvVars } from './env_vars.js';
+import { bindModeration, showModeration } from './moderation.js';
 import { guardLeave } from './nav.js';
 import { mountPreview } from './preview.js';
 import { renderToolList } from './tool_list.js';
@@ -340,6 +341,8 @@ attachButton.addEventListener('click', () => {
   edited();
 });
 
+bindModeration({ config: () => config, edited });
+
 // ---------------------------------------------------------------- load
 
 // Three request waves: the agent with the lists that name no agent; then what belongs to the
@@ -394,6 +397,7 @@ function showDraft(draft) {
   renderQuestions();
   renderTools();
   renderKnowledge();
+  showModeration(config.moderation);
 }
 
 // What the preview and the build assistant see of the draft: they read it, wait for it to be

@@ -51,6 +51,7 @@ function previewSession(draft, notice, controls) {
     stopButton: byId('preview-stop'),
     controls,
     storageKey: `agent-builder.preview.${agentId}`,
+    moderationNotes: true,
     beforeSend: async () => {
       notice.textContent = '';
       await draft.settle(); // the preview answers from the draft as saved
