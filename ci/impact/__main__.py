@@ -11,6 +11,7 @@ a lane fails: a map of a failing run would attribute lines to scenarios that did
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -72,7 +73,13 @@ def record(lanes: list[str]) -> int:
             print(f"[impact] {lane}: done in {time.monotonic() - started:.0f}s", file=sys.stderr)
             measured[lane] = folder
         impact = build(measured, commit)
+    before = _measured_part(MAP_PATH)
     impact.save()
+    if _measured_part(MAP_PATH) != before:
+        print(
+            f"[impact] the map differs from the one before: commit {MAP_PATH.relative_to(ROOT)}",
+            file=sys.stderr,
+        )
     lines = sum(len(f.lines) for f in impact.files.values())
     print(
         f"[impact] {MAP_PATH.relative_to(ROOT)}: {len(impact.scenarios)} scenarios, {len(impact.files)} files,"
@@ -80,6 +87,15 @@ def record(lanes: list[str]) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _measured_part(path: Path) -> object:
+    """The map without the commit it was measured at: what tells whether it changed."""
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("commit", None)
+    return data
 
 
 def where(spec: str) -> int:
