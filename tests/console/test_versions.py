@@ -79,4 +79,9 @@ def test_restore_leaves_out_datasets_deleted_since(
     client.delete(f"/console/api/datasets/{dataset['id']}")
     revision = client.get(f"{AGENTS}/{agent_id}").json()["draft"]["revision"]
     draft = client.post(f"{AGENTS}/{agent_id}/versions/2/restore", json={"revision": revision}).json()
-    assert draft["config"]["knowledge"] == {"dataset_ids": [], "top_k": 3, "score_threshold": None}
+    assert draft["config"]["knowledge"] == {
+        "dataset_ids": [],
+        "top_k": 3,
+        "score_threshold": None,
+        "retrieval_mode": "agent_decided",
+    }
