@@ -49,6 +49,7 @@ from support.api.models import (
     ToolList,
     Transcription,
     VersionRestore,
+    WebAppSettings,
 )
 from support.settings.network import tls
 
@@ -171,6 +172,11 @@ class ConsoleClient:
         body = DraftUpdate(revision=revision, config=config).model_dump(mode="json")
         _raise_for_error(self._http.put(f"/agents/{agent_id}/draft", json=body))
         return self.get_agent(agent_id)
+
+    def save_web_app_settings(self, agent_id: str, settings: WebAppSettings) -> Draft:
+        """The draft's web app settings, as the access point's settings dialog saves them."""
+        body = settings.model_dump(mode="json")
+        return self._call("PUT", f"/agents/{agent_id}/draft/web-app", Draft, json=body)
 
     def publish_agent(self, agent_id: str, note: str = "") -> PublishResult:
         body = PublishRequest(note=note).model_dump()

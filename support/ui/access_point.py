@@ -35,6 +35,10 @@ class WebAppCard:
     def open_embed_dialog(self) -> None:
         self.root.get_by_role("button", name="Embed").click()
 
+    @property
+    def settings_button(self) -> Locator:
+        return self.root.get_by_role("button", name="Settings", exact=True)
+
 
 @dataclass(frozen=True)
 class ServiceApiCard:
@@ -121,10 +125,16 @@ class AccessPointPage:
         return self.page.get_by_text(text, exact=True)
 
     @property
+    def embed_dialog(self) -> Locator:
+        return self.page.get_by_role("dialog", name="Embed the web app")
+
+    @property
     def embed_code(self) -> Locator:
-        return self.page.get_by_role("dialog", name="Embed the web app").get_by_label(
-            "Embed code", exact=True
-        )
+        return self.embed_dialog.get_by_label("Embed code", exact=True)
+
+    def choose_embed(self, kind: str) -> None:
+        """Choose what the embed code is: "Inline frame" or "Chat button (script)"."""
+        self.embed_dialog.get_by_role("radio", name=kind, exact=True).check()
 
     @property
     def new_key_dialog(self) -> NewApiKeyDialog:

@@ -35,6 +35,10 @@ class EmbeddingSite:
     def web_app(self) -> EmbeddedWebApp:
         return EmbeddedWebApp(self.page)
 
+    def chat_button(self, title: str) -> Locator:
+        """The button the chat button script adds to the page (its embed code's `data-title`)."""
+        return self.page.get_by_role("button", name=f"Chat with {title}", exact=True)
+
 
 @dataclass(frozen=True)
 class EmbeddedWebApp(WebAppPage):

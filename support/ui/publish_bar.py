@@ -55,6 +55,14 @@ class PublishBar:
         self.root.get_by_label("Version note", exact=True).fill(note)
         self.publish()
 
+    @property
+    def guidance(self) -> Locator:
+        """What the bar shows after the first publish: where the agent can now be used."""
+        return self.root.get_by_role("region", name="Your agent is live. Share it:", exact=True)
+
+    def guidance_link(self, name: str) -> Locator:
+        return self.guidance.get_by_role("link", name=name, exact=True)
+
     def retry(self) -> None:
         self.root.get_by_role("button", name="Retry").click()
 

@@ -33,6 +33,33 @@ class WebAppPage(ChatPane):
     def scope(self) -> Locator:
         return self.page.get_by_role("main")
 
+    def heading(self) -> Locator:
+        """The web app's title: its settings' title, else the agent's name."""
+        return self.scope.get_by_role("heading", level=1)
+
+    @property
+    def icon(self) -> Locator:
+        return self.scope.get_by_role("img", name="Icon", exact=True)
+
+    def link(self, name: str) -> Locator:
+        """A link of the web app (its privacy policy link, in the page's language)."""
+        return self.scope.get_by_role("link", name=name, exact=True)
+
+    def send_button_named(self, name: str) -> Locator:
+        """The composer's Send button, in the page's language."""
+        return self.scope.get_by_role("button", name=name, exact=True)
+
+    def says(self, text: str) -> Locator:
+        return self.scope.get_by_text(text, exact=True)
+
+    def language(self) -> str:
+        """The language the page says it is in (`<html lang>`)."""
+        return str(self.page.evaluate("document.documentElement.lang"))
+
+    def icon_colour(self) -> str:
+        """The icon's background colour as the browser draws it (`rgb(r, g, b)`)."""
+        return str(self.icon.evaluate("icon => getComputedStyle(icon).backgroundColor"))
+
     def send(self, text: str) -> None:
         self.message_field.fill(text)
         self.send_button.click()
