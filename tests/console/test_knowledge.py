@@ -258,7 +258,12 @@ def test_deleting_a_dataset_detaches_it_from_drafts(client: TestClient) -> None:
     assert client.delete(f"{DATASETS}/{dataset['id']}").status_code == 204
     assert_error(client.get(f"{DATASETS}/{dataset['id']}"), 404, "not_found")
     after = client.get(f"/console/api/agents/{agent['id']}").json()["draft"]
-    assert after["config"]["knowledge"] == {"dataset_ids": [kept["id"]], "top_k": 5, "score_threshold": None}
+    assert after["config"]["knowledge"] == {
+        "dataset_ids": [kept["id"]],
+        "top_k": 5,
+        "score_threshold": None,
+        "retrieval_mode": "agent_decided",
+    }
     assert after["revision"] == draft["revision"] + 1  # a change to the draft, visible to open editors
     assert_error(client.delete(f"{DATASETS}/{dataset['id']}"), 404, "not_found")
 
