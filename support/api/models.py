@@ -452,6 +452,31 @@ class ModerationSettings(BaseModel):
     )
 
 
+class OutputVariable(BaseModel):
+    """
+    One output: `fields` for an object, `items` (the item type) for an array.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    name: str = Field(
+        ...,
+        max_length=64,
+        min_length=1,
+        pattern='^[A-Za-z_][A-Za-z0-9_]*$',
+        title='Name',
+    )
+    type: Literal['string', 'number', 'boolean', 'object', 'array'] = Field(
+        ..., title='Type'
+    )
+    description: str = Field('', max_length=200, title='Description')
+    items: Literal['string', 'number', 'boolean'] = Field('string', title='Items')
+    fields: list[OutputVariable] = Field(
+        [], max_length=20, title='Fields', validate_default=True
+    )
+
+
 class ProposalRequest(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
@@ -804,6 +829,9 @@ class AgentConfig(BaseModel):
         {'title': '', 'description': '', 'icon': '', 'color': 'blue', 'copyright': '', 'privacy_policy_url': '', 'default_language': 'en'},
         validate_default=True,
     )
+    outputs: list[OutputVariable] = Field(
+        [], max_length=20, title='Outputs', validate_default=True
+    )
 
 
 class AgentList(BaseModel):
@@ -953,3 +981,6 @@ class AgentDetail(BaseModel):
 
 class PendingProposal(BaseModel):
     proposal: Proposal | None
+
+
+OutputVariable.model_rebuild()

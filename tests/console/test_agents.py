@@ -30,6 +30,7 @@ DEFAULT_CONFIG = {
         "privacy_policy_url": "",
         "default_language": "en",
     },
+    "outputs": [],
 }
 
 

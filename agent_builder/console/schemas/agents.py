@@ -27,6 +27,7 @@ from agent_builder.console.schemas.base import (
     ResponseModel,
 )
 from agent_builder.console.schemas.moderation import ModerationSettings
+from agent_builder.console.schemas.outputs import Outputs
 from agent_builder.console.schemas.tools import TOOL_NAMES, ToolName
 from agent_builder.console.schemas.web_app_settings import WebAppSettings
 
@@ -78,6 +79,7 @@ class AgentConfig(RequestModel):
     knowledge: KnowledgeSettings = KnowledgeSettings()
     moderation: ModerationSettings = ModerationSettings()
     web_app: WebAppSettings = WebAppSettings()
+    outputs: Outputs = []
 
     @model_validator(mode="after")
     def _distinct_tools(self) -> AgentConfig:

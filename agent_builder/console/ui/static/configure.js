@@ -13,6 +13,7 @@ import { openDuplicateDialog } from './duplicate.js';
 import { loadEnvVars } from './env_vars.js';
 import { bindModeration, showModeration } from './moderation.js';
 import { guardLeave } from './nav.js';
+import { bindOutputs, showOutputs } from './outputs.js';
 import { mountPreview } from './preview.js';
 import { renderToolList } from './tool_list.js';
 import { createVersionHistory } from './versions.js';
@@ -342,6 +343,7 @@ attachButton.addEventListener('click', () => {
 });
 
 bindModeration({ config: () => config, edited });
+bindOutputs({ config: () => config, edited });
 
 // ---------------------------------------------------------------- load
 
@@ -398,6 +400,7 @@ function showDraft(draft) {
   renderTools();
   renderKnowledge();
   showModeration(config.moderation);
+  showOutputs(config.outputs);
 }
 
 // What the preview and the build assistant see of the draft: they read it, wait for it to be
