@@ -268,6 +268,12 @@ def step_set_field(context: Context, label: str, value: str) -> None:
     _configure(context.world).field(label).fill(value)
 
 
+@when("I type {string} into the {string} field and leave it")
+def step_type_and_leave(context: Context, text: str, label: str) -> None:
+    """Type into an advanced field key by key (an unfinished number too), then leave the field."""
+    _configure(context.world).type_and_leave(label, text)
+
+
 @then("the {string} field shows the error {string}")
 def step_field_error(context: Context, label: str, error: str) -> None:
     """The field shows the validation error next to it."""

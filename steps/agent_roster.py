@@ -78,6 +78,15 @@ def step_roster_lists_agent(context: Context) -> None:
     expect(_roster(world).link(current_agent(world).name)).to_be_visible()
 
 
+@then("the agent's roster row shows exactly the buttons {strings}")
+def step_roster_row_buttons(context: Context, labels: list[str]) -> None:
+    """The current agent's roster row has exactly these buttons, in order, each showing its text.
+
+    Their accessible names say more ("Delete <name>"): this is what a sighted user reads."""
+    world: World = context.world
+    expect(_roster(world).row_buttons(current_agent(world).name)).to_have_text(labels)
+
+
 @then("the agent roster lists the agent {string}")
 def step_roster_lists_labelled(context: Context, label: str) -> None:
     """The roster lists the labelled agent."""

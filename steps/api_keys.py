@@ -96,6 +96,17 @@ def step_only_other_key(context: Context) -> None:
     expect(keys.first).to_contain_text(_masked(world.agent_builder.access_point.other_api_key_secret))
 
 
+@then("the API key list shows {int} keys, none of them in full")
+def step_keys_masked(context: Context, count: int) -> None:
+    """The key list shows that many keys, and no secret the scenario was shown is in the page."""
+    world: World = context.world
+    expect(_access_point(world).api_keys.keys).to_have_count(count)
+    browser_page = BrowserPage(world.page)
+    for secret in world.secrets:
+        expect(browser_page.text).not_to_contain_text(secret)
+        assert secret not in browser_page.html(), "a full secret is still in the page"
+
+
 @then("the new API key is shown in its dialog")
 def step_key_shown_in_dialog(context: Context) -> None:
     """The new-key dialog shows a key's secret; it becomes "that key" (tracked and redacted)."""

@@ -26,7 +26,10 @@ def step_ask(context: Context) -> None:
 
 @then("the build assistant proposes:")
 def step_proposes(context: Context) -> None:
-    """Each row: a section and what the proposal puts there (list items joined by " / ")."""
+    """Each row: a section and what the proposal puts there (list items joined by " / ").
+
+    With a `state` column, also what the section's header says against the draft: "Changes" or
+    "No change"."""
     world: World = context.world
     assistant = _assistant(world)
     expect(assistant.proposal).to_be_visible(timeout=LONG_WAIT_MS)
@@ -40,6 +43,8 @@ def step_proposes(context: Context) -> None:
             expect(assistant.proposed(row["section"])).to_have_text(expected[0])
         else:
             expect(assistant.proposed_items(row["section"])).to_have_text(expected)
+        if row.get("state"):
+            expect(assistant.change_state(row["section"])).to_have_text(row["state"])
 
 
 @then("the build assistant marks the {resource} {string} unavailable")

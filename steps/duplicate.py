@@ -44,6 +44,18 @@ def step_duplicate_from_configure(context: Context, label: str) -> None:
     _finish(world, dialog, original)
 
 
+@when("I click Duplicate on the agent's configure page")
+def step_click_duplicate(context: Context) -> None:
+    """Click the configure page's Duplicate button, and nothing more (the dialog may not open)."""
+    DuplicateDialog.open_from_configure_page(context.world.page)
+
+
+@then("the Duplicate agent dialog is not open")
+def step_duplicate_dialog_closed(context: Context) -> None:
+    """No "Duplicate agent" dialog is shown."""
+    expect(DuplicateDialog(context.world.page).root).to_be_hidden()
+
+
 @then("the copy is named {string} after the original")
 def step_copy_named(context: Context, suffix: str) -> None:
     """The copy's name is the original's followed by the suffix."""

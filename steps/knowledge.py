@@ -145,6 +145,18 @@ def step_retrieval_shows(context: Context, text: str) -> None:
     expect(DatasetPage(context.world.page).retrieval_message(text)).to_be_visible()
 
 
+@then("the document {string} says its segments are hidden")
+def step_segments_hidden(context: Context, name: str) -> None:
+    """The document's button tells assistive technology its segments are not shown (collapsed)."""
+    expect(DatasetPage(context.world.page).document_button(name)).to_have_attribute("aria-expanded", "false")
+
+
+@then("the document {string} says its segments are shown")
+def step_segments_shown(context: Context, name: str) -> None:
+    """The document's button tells assistive technology its segments are shown (expanded)."""
+    expect(DatasetPage(context.world.page).document_button(name)).to_have_attribute("aria-expanded", "true")
+
+
 @when("I disable segment {int} of the document {string}")
 def step_disable_segment(context: Context, number: int, name: str) -> None:
     """Disable the numbered segment of the document, and wait until the page has saved that."""

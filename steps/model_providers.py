@@ -94,3 +94,20 @@ def step_provider_absent(context: Context, label: str) -> None:
     """The provider list does not show the labelled provider."""
     world: World = context.world
     expect(ModelProvidersPage(world.page).card(_provider_name(world, label))).to_have_count(0)
+
+
+@then("the console models offer the provider {string} for speech to text")
+def step_speech_provider_offered(context: Context, label: str) -> None:
+    """The speech-to-text provider choice lists the labelled provider."""
+    world: World = context.world
+    page = ModelProvidersPage(world.page)
+    expect(page.speech_provider_option(_provider_name(world, label))).to_have_count(1)
+
+
+@then("the console models can be edited and saved")
+def step_console_models_usable(context: Context) -> None:
+    """The console models form loaded: its model field is editable, Save is enabled, no load error."""
+    page = ModelProvidersPage(context.world.page)
+    expect(page.speech_model).to_be_editable()
+    expect(page.save_console_models).to_be_enabled()
+    expect(page.list_error).to_have_count(0)

@@ -77,6 +77,16 @@ Feature: Access point of a published agent
     When I refresh the page
     Then the API key list shows the key only masked
 
+  Scenario: A second API key can be created right after the first, and each is shown only once
+    When I open the agent's access point
+    And I create an API key
+    And I close the API key dialog
+    Then the API key list shows the key only masked
+    When I create an API key
+    Then the new API key is shown once with a warning to copy it
+    When I close the API key dialog
+    Then the API key list shows 2 keys, none of them in full
+
   Scenario: The service API answers with a new API key
     When I open the agent's access point
     And I create an API key

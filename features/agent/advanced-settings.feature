@@ -21,6 +21,14 @@ Feature: Advanced settings
       | Max tokens  | 0     | Max tokens must be between 1 and 32000 | max tokens  | 1024    |
       | Max tokens  | 40000 | Max tokens must be between 1 and 32000 | max tokens  | 1024    |
 
+  Scenario: A temperature left unfinished is explained once the field is left, and not saved
+    When I open the agent's configure page
+    And I type "e" into the "Temperature" field and leave it
+    Then the "Temperature" field shows the error "Temperature must be between 0 and 2"
+    When I replace the instructions with "Unfinished numbers are not saved."
+    Then the configuration should be saved automatically
+    And the agent's draft temperature is still 0.7
+
   Scenario: A valid temperature is saved and shown after refresh
     When I open the agent's configure page
     And I set the "Temperature" field to "1.3"

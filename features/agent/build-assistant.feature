@@ -16,10 +16,10 @@ Feature: The build assistant
       A support desk agent for the Meridian station that answers in two sentences. Greet users with "Hello from the support desk." Offer "What is the refund window?" and "How do I escalate a ticket?".
       """
     Then the build assistant proposes:
-      | section             | proposed                                                                     |
-      | Instructions        | A support desk agent for the Meridian station that answers in two sentences. |
-      | Opening statement   | Hello from the support desk.                                                 |
-      | Suggested questions | What is the refund window? / How do I escalate a ticket?                     |
+      | section             | proposed                                                                     | state   |
+      | Instructions        | A support desk agent for the Meridian station that answers in two sentences. | Changes |
+      | Opening statement   | Hello from the support desk.                                                 | Changes |
+      | Suggested questions | What is the refund window? / How do I escalate a ticket?                     | Changes |
     And the instructions field shows the agent's instructions
     And the agent's draft is unchanged
 

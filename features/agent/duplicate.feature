@@ -32,6 +32,22 @@ Feature: Duplicate an agent
     And the copy has the original's draft configuration
     And the agent's draft instructions are "Edited just before duplicating."
 
+  @core
+  Scenario: Duplicate waits while an edit's save is refused, and copies the edit once Retry saved it
+    Given a basic configured agent has been created via API
+    And the console will refuse the next draft save
+    When I open the agent's configure page
+    And the autosave delay does not run out by itself
+    And I replace the instructions with "Saved by Retry, then copied."
+    And I click Duplicate on the agent's configure page
+    Then the publish bar shows "Save failed"
+    When I retry the save
+    Then the configuration should be saved automatically
+    And the Duplicate agent dialog is not open
+    When I duplicate the agent from its configure page as "copy"
+    Then the instructions field shows "Saved by Retry, then copied."
+    And the copy has the original's draft configuration
+
   @prepared @stable-model
   Scenario: A copy made on the configure page of a published agent is not published and has no keys
     Given the stable chat model is available

@@ -9,6 +9,7 @@ Feature: Agent roster
     Then I see the agent's configure page
     When I open the agent roster
     Then the agent roster lists the agent
+    And the agent's roster row shows exactly the buttons "Duplicate" and "Delete"
 
   Scenario: Searching the roster narrows it to the matching agent
     Given a basic configured agent named "search-alpha" has been created via API

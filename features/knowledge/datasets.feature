@@ -36,8 +36,10 @@ Feature: Knowledge datasets
       The backup codename is BOREAS-1150.
       """
     When I open the dataset's page
-    And I disable segment 1 of the document "zephyr.txt"
-    And I test retrieval with the query "ZEPHYR-4471"
+    Then the document "zephyr.txt" says its segments are hidden
+    When I disable segment 1 of the document "zephyr.txt"
+    Then the document "zephyr.txt" says its segments are shown
+    When I test retrieval with the query "ZEPHYR-4471"
     Then the retrieval test shows "No results"
     When I test retrieval with the query "BOREAS-1150"
     Then the retrieval results include "The backup codename is BOREAS-1150."

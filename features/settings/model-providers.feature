@@ -29,3 +29,9 @@ Feature: Model provider settings
     When I open the model provider settings
     And I add a provider named "duplicate" with base URL "http://127.0.0.1:9/v1" and API key "sk-e2e-duplicate-0000"
     Then the provider field "Name" shows the error "already exists"
+
+  Scenario: A provider added via API is offered for speech to text, and the console models can be saved
+    Given a model provider named "speech" has been added via API
+    When I open the model provider settings
+    Then the console models offer the provider "speech" for speech to text
+    And the console models can be edited and saved

@@ -51,6 +51,10 @@ class BuildAssistantPanel:
         header = self.page.get_by_role("rowheader", name=re.compile(rf"^{re.escape(section)}\b"))
         return self.proposal.get_by_role("row").filter(has=header)
 
+    def change_state(self, section: str) -> Locator:
+        """What the row header says of the section against the draft: "Changes" or "No change"."""
+        return self._row(section).get_by_role("rowheader").locator(".change-state")
+
     def current(self, section: str) -> Locator:
         """What the draft has now in `section`, as the proposal shows it."""
         return self._row(section).get_by_role("cell").nth(0)

@@ -66,6 +66,14 @@ class ConfigurePage:
     def field(self, label: str) -> Locator:
         return self.page.get_by_label(label, exact=True)
 
+    def type_and_leave(self, label: str, text: str) -> None:
+        """Type into the field key by key, as a user does (a number field takes unfinished numbers
+        such as "e" or "1." only so), then leave it."""
+        field = self.field(label)
+        field.select_text()  # typed over, with no empty value in between
+        field.press_sequentially(text)
+        field.blur()
+
     def suggested_question(self, number: int) -> Locator:
         return self.page.get_by_label(f"Suggested question {number}", exact=True)
 

@@ -41,6 +41,10 @@ class DatasetPage:
     def document_row(self, name: str) -> Locator:
         return self.page.get_by_role("row").filter(has=self.page.get_by_role("button", name=name, exact=True))
 
+    def document_button(self, name: str) -> Locator:
+        """The document's name, a button that shows its segments (aria-expanded says if they are)."""
+        return self.document_row(name).get_by_role("button", name=name, exact=True)
+
     def document_status(self, name: str) -> Locator:
         return self.document_row(name).get_by_text(re.compile(r"^(waiting|indexing|completed|error)$"))
 

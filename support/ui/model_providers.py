@@ -14,6 +14,27 @@ class ModelProvidersPage:
 
     PATH = "/settings/model-providers"
 
+    @property
+    def speech_provider(self) -> Locator:
+        """The console models' speech-to-text provider choice."""
+        return self.page.get_by_label("Speech-to-text provider", exact=True)
+
+    def speech_provider_option(self, name: str) -> Locator:
+        return self.speech_provider.get_by_role("option", name=name, exact=True)
+
+    @property
+    def speech_model(self) -> Locator:
+        return self.page.get_by_label("Speech-to-text model", exact=True)
+
+    @property
+    def save_console_models(self) -> Locator:
+        return self.page.get_by_role("button", name="Save console models", exact=True)
+
+    @property
+    def list_error(self) -> Locator:
+        """Why the page could not load the providers (or the console models)."""
+        return self.page.get_by_role("alert").filter(has_text="Could not load model providers")
+
     def field(self, label: str) -> Locator:
         return self.form.get_by_label(label, exact=True)
 

@@ -39,6 +39,10 @@ class RosterPage:
     def row(self, agent_name: str) -> Locator:
         return self.page.get_by_role("listitem").filter(has=self.link(agent_name))
 
+    def row_buttons(self, agent_name: str) -> Locator:
+        """The buttons of the agent's row, in order (their text is what a sighted user reads)."""
+        return self.row(agent_name).get_by_role("button")
+
     def link(self, agent_name: str) -> Locator:
         return self.page.get_by_role("link", name=agent_name, exact=True)
 

@@ -275,5 +275,7 @@ def test_the_disk_quota_bounds_a_workspace(shellctl: Shellctl) -> None:
     on_host = sum(path.stat().st_blocks * 512 for path in shellctl.workspaces.glob(f"{folder.name}*"))
     assert on_host <= 100 << 20  # the image, and nothing beside it
     assert not os.path.ismount(folder)  # mounted only while a command or the file API uses it
+    # Unmounted, the mount point is root's: nothing the owner's uid runs can write beside its quota.
+    assert (folder.stat().st_uid, folder.stat().st_mode & 0o777) == (0, 0o700)
     with shellctl.files_of(session) as files:
         assert (files / "f1").stat().st_size == 60_000_000 and (files / "f4").stat().st_size == 0
