@@ -26,6 +26,17 @@ def step_fail_next(context: Context, status: int) -> None:
     _replay(context.world).add_patch(FailPatch(status=status))
 
 
+@given("the model provider fails the next {int} calls with status {int}")
+@PROVIDER_FAULT
+def step_fail_next_calls(context: Context, count: int, status: int) -> None:
+    """Each of the next model calls answers this HTTP status: more failures than the retry budget."""
+    replay = _replay(context.world)
+    first = replay.add_patch(FailPatch(status=status)).call
+    assert first is not None  # the server resolves "the next call" to its number
+    for call in range(first + 1, first + count):
+        replay.add_patch(FailPatch(call=call, status=status))
+
+
 @given("the model provider fails the next transcription with status {int}")
 def step_fail_next_transcription(context: Context, status: int) -> None:
     """The next transcription (voice input) answers this HTTP status (a replay server patch)."""

@@ -46,6 +46,15 @@ Feature: Chatting through the published web app
     Then the agent replies "E2E-ANSWERED-AFTER-RETRY"
     And the conversation recorded 1 retry
 
+  Scenario: A provider that keeps failing is retried twice, then the visitor is told it is unavailable
+    Given the model provider fails the next 3 calls with status 500
+    When I open the agent's web app
+    And I send the message "Reply with exactly: E2E-NEVER-ANSWERED-AFTER-RETRIES"
+    Then I see the provider error mentioning "unavailable (500)"
+    And the error code shown is "provider_unavailable"
+    And the conversation recorded 2 retries
+    And the composer accepts another message
+
   Scenario: A provider authentication error is shown and the composer recovers
     Given the model provider fails the next call with status 401
     When I open the agent's web app
