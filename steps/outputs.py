@@ -69,6 +69,18 @@ def step_rename(context: Context, path: str, name: str) -> None:
     _card(context.world).name_field(path).fill(name)
 
 
+@when("I change the type of the output {string} to {string}")
+def step_change_type(context: Context, path: str, kind: str) -> None:
+    """Choose another type for the output at this dotted path."""
+    _card(context.world).choose_type(path, kind)
+
+
+@when("I remove the output {string}")
+def step_remove(context: Context, path: str) -> None:
+    """Click Remove on the output at this dotted path."""
+    _card(context.world).remove(path)
+
+
 @then("the outputs card shows:")
 def step_card_shows(context: Context) -> None:
     """The card shows exactly these output rows, in this order, and no error."""

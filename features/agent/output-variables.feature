@@ -162,3 +162,45 @@ Feature: Output variables
     When I add an output named "output_21"
     Then the outputs card says "At most 20 outputs: this list has 21."
     And the agent's draft has the string outputs "output_1" to "output_20"
+
+  Scenario: An object output turned into a string loses its fields, and an array gains an item type
+    Given the agent declares the outputs via API:
+      | output         | type   | items | description   |
+      | customer       | object | -     | Who wrote in. |
+      | customer.email | string | -     |               |
+      | tags           | string | -     |               |
+    When I open the agent's configure page
+    And I change the type of the output "customer" to "string"
+    And I change the type of the output "tags" to "array"
+    Then the configuration should be saved automatically
+    And the outputs card shows:
+      | output   | type   | items  | description   |
+      | customer | string | -      | Who wrote in. |
+      | tags     | array  | string |               |
+    And the agent's draft outputs are exactly:
+      | output   | type   | items  | description   |
+      | customer | string | -      | Who wrote in. |
+      | tags     | array  | string |               |
+
+  Scenario: A removed output and its fields leave the page and the draft
+    Given the agent declares the outputs via API:
+      | output         | type   | items | description |
+      | summary        | string | -     |             |
+      | customer       | object | -     |             |
+      | customer.email | string | -     |             |
+      | customer.name  | string | -     |             |
+      | score          | number | -     |             |
+    When I open the agent's configure page
+    And I remove the output "customer.email"
+    And I remove the output "summary"
+    Then the configuration should be saved automatically
+    And the outputs card shows:
+      | output        | type   | items | description |
+      | customer      | object | -     |             |
+      | customer.name | string | -     |             |
+      | score         | number | -     |             |
+    And the agent's draft outputs are exactly:
+      | output        | type   | items | description |
+      | customer      | object | -     |             |
+      | customer.name | string | -     |             |
+      | score         | number | -     |             |

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from playwright.sync_api import Locator, Page
 
 # Every output row as the card shows it, parents first: its dotted path, type, item type (arrays
-# only, else "-") and description. Hidden controls are not read.
-_READ_ROWS = """list => [...list.querySelectorAll('li[role="group"]')].map(row => {
+# only, else "-") and description. Hidden rows (the fields of an output no longer an object) are not read.
+_READ_ROWS = """list => [...list.querySelectorAll('li[role="group"]')].filter(row => !row.closest('[hidden]')).map(row => {
   const names = [];
   for (let at = row; at && at !== list; at = at.parentElement.closest('li[role="group"]')) {
     names.unshift(at.querySelector('input[aria-label="Output name"]').value);
@@ -69,6 +69,14 @@ class OutputsCard:
             row.get_by_label("Item type", exact=True).first.select_option(items)
         if description:
             row.get_by_label("Output description", exact=True).first.fill(description)
+
+    def choose_type(self, path: str, kind: str) -> None:
+        """Choose another type in the output's Output type list."""
+        self.row(path).get_by_label("Output type", exact=True).first.select_option(kind)
+
+    def remove(self, path: str) -> None:
+        """Click the output's Remove button."""
+        self.row(path).get_by_role("button", name="Remove output", exact=True).first.click()
 
     def add_unnamed(self) -> None:
         """Click Add output and leave the new row's name empty."""
