@@ -145,15 +145,21 @@ def step_open_chat_button(context: Context) -> None:
     EmbeddingSite(world.page).chat_button(current_agent(world).name).click()
 
 
-@then("the publish bar links to the web app and the API reference")
+@then("the publish bar links to the web app, the API reference and the embed dialog")
 def step_guidance_links(context: Context) -> None:
-    """After the first publish the bar says the agent is live, linking to its web app and the reference."""
+    """After the first publish the bar says the agent is live, with exactly three links.
+
+    Its web app, the service API's reference and the access point's embed dialog, in that order.
+    """
     world: World = context.world
     bar = PublishBar(world.page)
     expect(bar.guidance).to_be_visible()
-    expect(bar.guidance_link("Open the web app")).to_have_attribute("href", public_urls(world).web_app)
-    api_reference = saved_agent(world).access.api_reference_url
-    expect(bar.guidance_link("API reference")).to_have_attribute("href", api_reference)
+    names = ["Open the web app", "API reference", "Embed it in your site"]
+    expect(bar.guidance_links).to_have_text(names)
+    agent = saved_agent(world)
+    hrefs = [agent.access.web_app_url, agent.access.api_reference_url, f"/agents/{agent.id}/access#embed"]
+    for name, href in zip(names, hrefs, strict=True):
+        expect(bar.guidance_link(name)).to_have_attribute("href", href)
 
 
 @then("the publish bar shows no first-publish links")
@@ -166,3 +172,18 @@ def step_no_guidance(context: Context) -> None:
 def step_follow_embed(context: Context) -> None:
     """Follow the "Embed it in your site" link of the first-publish links."""
     PublishBar(context.world.page).guidance_link("Embed it in your site").click()
+
+
+@then("the access point's embed dialog is open")
+def step_embed_dialog_open(context: Context) -> None:
+    """The agent's access point shows, its embed dialog open on the inline frame of the web app URL."""
+    world: World = context.world
+    access_point = AccessPointPage(world.page)
+    access_path = AccessPointPage.path(current_agent(world).id)
+    expect(world.page).to_have_url(re.compile(re.escape(access_path) + "#embed$"))
+    expect(access_point.embed_dialog).to_be_visible()
+    iframe = (
+        f'<iframe src="{public_urls(world).web_app}" title="{current_agent(world).name}"'
+        ' style="width: 100%; height: 100%; min-height: 700px; border: 0"></iframe>'
+    )
+    expect(access_point.embed_code).to_have_value(iframe)

@@ -91,3 +91,44 @@ Feature: The console works with the keyboard alone
     When I press Escape
     Then the "Embed the web app" dialog is closed
     And the button "Embed" is focused
+
+  Scenario: The web app settings are saved with the keyboard alone, and the focus comes back
+    Given a basic configured agent has been created via API
+    When I open the agent's access point
+    And I press Tab until the button "Settings" is focused
+    Then the focus is visible
+    When I press Enter
+    Then the "Web app settings" dialog is open with the focus inside it
+    And Tab and Shift+Tab keep the focus inside the "Web app settings" dialog
+    When I press Escape
+    Then the "Web app settings" dialog is closed
+    And the button "Settings" is focused
+    When I press Enter
+    Then the textbox "Title" is focused
+    When I type "Zephyr Help Desk" into the focused field
+    And I press Tab until the button "Save" is focused
+    And I press Enter
+    Then the "Web app settings" dialog is closed
+    And the access point confirms "Settings saved. Publish to show them on the web app."
+    And the button "Settings" is focused
+    And the focus is visible
+    When I press Enter
+    Then the "Web app settings" dialog is open with the focus inside it
+    And the web app settings dialog shows:
+      | setting             | value            |
+      | Title               | Zephyr Help Desk |
+      | Description         |                  |
+      | Icon                |                  |
+      | Colour              | Blue             |
+      | Copyright           |                  |
+      | Privacy policy link |                  |
+      | Default language    | English          |
+    And the agent's draft web app settings are exactly:
+      | setting             | value            |
+      | Title               | Zephyr Help Desk |
+      | Description         |                  |
+      | Icon                |                  |
+      | Colour              | Blue             |
+      | Copyright           |                  |
+      | Privacy policy link |                  |
+      | Default language    | English          |

@@ -49,3 +49,26 @@ Feature: Publishing a runnable agent
     When I open the agent's configure page
     Then the publish bar shows "Unpublished changes"
     And the agent's published instructions are still the runnable agent's instructions
+
+  Scenario: The first publish links to the web app, the API reference and the embed dialog
+    When I open the agent's configure page
+    And I publish the agent
+    Then the publish bar shows "Published v1 · up to date"
+    And the publish bar links to the web app, the API reference and the embed dialog
+    When I follow the publish bar's link to embed the web app
+    Then the access point's embed dialog is open
+
+  Scenario: The first-publish links show once: not when the page is opened again, nor after a later publish
+    When I open the agent's configure page
+    And I publish the agent
+    Then the publish bar shows "Published v1 · up to date"
+    And the publish bar links to the web app, the API reference and the embed dialog
+    When I open the agent's configure page
+    Then the publish bar shows "Published v1 · up to date"
+    And the publish bar shows no first-publish links
+    When I replace the instructions with "Second version of the instructions."
+    Then the configuration should be saved automatically
+    When I publish the agent
+    Then the publish bar shows "Published v2 · up to date"
+    And the publish bar shows no first-publish links
+    And the agent's published version is 2

@@ -82,3 +82,14 @@ Feature: Chatting through the published web app
     When I reload the web app
     Then the conversation shows the message "Reply with exactly: E2E-EMBEDDED-ANSWER" and then the reply
     And the agent replies "E2E-EMBEDDED-ANSWER"
+
+  @https
+  Scenario: A chat button embedded on another site opens the web app and chats through it
+    When I open the agent's access point
+    And I open the embed dialog
+    And I choose to embed a chat button
+    And I put the embed code on a page of another site and open it
+    And I open the chat button on the page of another site
+    And I send the message "Reply with exactly: E2E-CHAT-BUTTON-ANSWER"
+    Then the agent replies "E2E-CHAT-BUTTON-ANSWER"
+    And the conversation shows the message "Reply with exactly: E2E-CHAT-BUTTON-ANSWER" and then the reply

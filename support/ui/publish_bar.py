@@ -60,6 +60,11 @@ class PublishBar:
         """What the bar shows after the first publish: where the agent can now be used."""
         return self.root.get_by_role("region", name="Your agent is live. Share it:", exact=True)
 
+    @property
+    def guidance_links(self) -> Locator:
+        """Every link of the first-publish guidance, in the order the bar shows them."""
+        return self.guidance.get_by_role("link")
+
     def guidance_link(self, name: str) -> Locator:
         return self.guidance.get_by_role("link", name=name, exact=True)
 
