@@ -34,12 +34,14 @@ from agent_builder.console.routes import (
     meta,
     model_providers,
     preview,
+    skills,
     speech_to_text,
     system_models,
     test_seed,
     tools,
     versions,
 )
+from agent_builder.console.schemas.skills import MAX_SKILL_BYTES
 from agent_builder.console.services.agent_files import CONTENT_TYPES as AGENT_FILE_TYPES
 from agent_builder.console.services.knowledge import DOCUMENT_EXTENSIONS
 from agent_builder.console.services.speech_to_text import AUDIO_EXTENSIONS, TranscriptionSlots
@@ -121,6 +123,7 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
         meta.router,
         documents.router,
         agent_files.router,
+        skills.router,
         internal.router,
         system_models.router,
         preview.router,
@@ -138,6 +141,8 @@ def _add_routes(app: FastAPI, config: ConsoleConfig) -> None:
         path_limits={
             documents.router.prefix: config.max_document_bytes + MULTIPART_OVERHEAD_BYTES,
             agent_files.router.prefix: config.max_agent_file_bytes + MULTIPART_OVERHEAD_BYTES,
+            skills.router.prefix: MAX_SKILL_BYTES + MULTIPART_OVERHEAD_BYTES,
+            skills.router.prefix + "/{skill_name}": MAX_SKILL_BYTES + MULTIPART_OVERHEAD_BYTES,
             speech_to_text.CONSOLE_PATH: config.max_audio_bytes + MULTIPART_OVERHEAD_BYTES,
             speech_to_text.WEB_APP_PATH: config.max_audio_bytes + MULTIPART_OVERHEAD_BYTES,
         },

@@ -203,6 +203,17 @@ _SCHEMA_V7 = """
 ALTER TABLE messages ADD COLUMN moderated TEXT;
 """
 
+# Skills: each archive (a skill's files, by the SHA-256 of their paths and contents) stored once,
+# never changed: drafts, published versions and copies of an agent name it by id.
+_SCHEMA_V8 = """
+CREATE TABLE IF NOT EXISTS skill_archives (
+    id TEXT PRIMARY KEY,
+    skill TEXT NOT NULL,
+    files TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+"""
+
 # Index i holds the script that takes the schema from version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
     _SCHEMA_V1,
@@ -212,6 +223,7 @@ MIGRATIONS: tuple[str, ...] = (
     _SCHEMA_V5,
     _SCHEMA_V6,
     _SCHEMA_V7,
+    _SCHEMA_V8,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

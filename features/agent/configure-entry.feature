@@ -15,6 +15,7 @@ Feature: Configure entry
       | Suggested questions |
       | Tools               |
       | Knowledge           |
+      | Skills              |
       | Files               |
     And the instructions field shows the agent's instructions
     And the publish bar shows "Not published"

@@ -43,6 +43,7 @@ from support.api.models import (
     PublishResult,
     RetrieveResponse,
     SegmentList,
+    SkillList,
     SystemModels,
     ToolCredential,
     ToolCredentialList,
@@ -221,6 +222,13 @@ class ConsoleClient:
 
     def delete_agent_file(self, agent_id: str, file_id: str) -> None:
         self._delete(f"/agents/{agent_id}/files/{file_id}")
+
+    def add_skill(self, agent_id: str, files: list[tuple[str, bytes]]) -> Draft:
+        parts = [("files", (path, content)) for path, content in files]
+        return self._call("POST", f"/agents/{agent_id}/skills", Draft, files=parts)
+
+    def list_skills(self, agent_id: str) -> SkillList:
+        return self._call("GET", f"/agents/{agent_id}/skills", SkillList)
 
     # knowledge
     def create_dataset(self, name: str, description: str = "") -> Dataset:

@@ -161,12 +161,28 @@ class ApplyProposal(BaseModel):
     )
 
 
+class BodyAddSkill(BaseModel):
+    files: list[str] = Field(
+        ...,
+        description="One .zip holding the skill's folder, or the skill's files, each named by its path in the folder (SKILL.md, scripts/fill.py)",
+        title='Files',
+    )
+
+
 class BodyImportEnvFile(BaseModel):
     file: str = Field(
         ...,
         description='A .env text file',
         json_schema_extra={'contentMediaType': 'application/octet-stream'},
         title='File',
+    )
+
+
+class BodyReplaceSkill(BaseModel):
+    files: list[str] = Field(
+        ...,
+        description="One .zip holding the skill's folder, or the skill's files, each named by its path in the folder (SKILL.md, scripts/fill.py)",
+        title='Files',
     )
 
 
@@ -625,6 +641,21 @@ class SegmentUpdate(BaseModel):
     enabled: bool = Field(..., title='Enabled')
 
 
+class SkillFile(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    path: str = Field(..., max_length=255, min_length=1, title='Path')
+    size: int = Field(..., ge=0, le=1048576, title='Size')
+
+
+class SkillLimits(BaseModel):
+    max_skills: int = Field(..., title='Max Skills')
+    max_skill_bytes: int = Field(..., title='Max Skill Bytes')
+    max_skill_files: int = Field(..., title='Max Skill Files')
+    file_types: list[str] = Field(..., title='File Types')
+
+
 class SkippedLine(BaseModel):
     line: int = Field(..., title='Line')
     reason: str = Field(..., title='Reason')
@@ -801,39 +832,6 @@ class ToolResultEvent(BaseModel):
     citations: list[Citation] = Field([], title='Citations', validate_default=True)
 
 
-class AgentConfig(BaseModel):
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    instructions: str = Field('', max_length=10000, title='Instructions')
-    model: AgentModelRef | None = None
-    parameters: ModelParameters = Field(
-        {'temperature': 0.7, 'max_tokens': 1024}, validate_default=True
-    )
-    opening_statement: str = Field('', max_length=1000, title='Opening Statement')
-    suggested_questions: list[SuggestedQuestion] = Field(
-        [], max_length=5, title='Suggested Questions'
-    )
-    tools: list[AgentTool] = Field(
-        [], max_length=4, title='Tools', validate_default=True
-    )
-    knowledge: KnowledgeSettings = Field(
-        {'dataset_ids': [], 'top_k': 3, 'retrieval_mode': 'agent_decided'},
-        validate_default=True,
-    )
-    moderation: ModerationSettings = Field(
-        {'keywords': [], 'inputs': {'enabled': False, 'preset_reply': ''}, 'outputs': {'enabled': False, 'preset_reply': ''}},
-        validate_default=True,
-    )
-    web_app: WebAppSettings = Field(
-        {'title': '', 'description': '', 'icon': '', 'color': 'blue', 'copyright': '', 'privacy_policy_url': '', 'default_language': 'en'},
-        validate_default=True,
-    )
-    outputs: list[OutputVariable] = Field(
-        [], max_length=20, title='Outputs', validate_default=True
-    )
-
-
 class AgentList(BaseModel):
     data: list[AgentSummary] = Field(..., title='Data')
     total: int = Field(..., title='Total')
@@ -881,20 +879,6 @@ class ChatMessageResponse(BaseModel):
     moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
 
 
-class Draft(BaseModel):
-    revision: int = Field(..., title='Revision')
-    config: AgentConfig
-    updated_at: AwareDatetime = Field(..., title='Updated At')
-
-
-class DraftUpdate(BaseModel):
-    model_config = ConfigDict(
-        extra='forbid',
-    )
-    revision: int = Field(..., ge=0, le=9007199254740992, title='Revision')
-    config: AgentConfig
-
-
 class EnvImportResult(BaseModel):
     added: list[str] = Field(..., title='Added')
     updated: list[str] = Field(..., title='Updated')
@@ -916,15 +900,25 @@ class Proposal(BaseModel):
     knowledge: list[ProposedItem] | None = Field(..., title='Knowledge')
 
 
-class PublishedVersion(BaseModel):
-    version: int = Field(..., title='Version')
-    published_at: AwareDatetime = Field(..., title='Published At')
-    note: str = Field('', title='Note')
-    config: AgentConfig
+class Skill(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    name: str = Field(
+        ...,
+        max_length=64,
+        min_length=1,
+        pattern='^[a-z0-9]+(-[a-z0-9]+)*$',
+        title='Name',
+    )
+    description: str = Field(..., max_length=1024, min_length=1, title='Description')
+    archive_id: str = Field(..., pattern='^[0-9a-f]{64}$', title='Archive Id')
+    files: list[SkillFile] = Field(..., max_length=50, min_length=1, title='Files')
 
 
-class PublishedVersionList(BaseModel):
-    data: list[PublishedVersion] = Field(..., title='Data')
+class SkillList(BaseModel):
+    data: list[Skill] = Field(..., title='Data')
+    limits: SkillLimits
 
 
 class ServiceApiStreamEvent(BaseModel):
@@ -967,6 +961,71 @@ class WebAppStreamEvent(BaseModel):
     ) = Field(..., title='Data')
 
 
+class AgentConfig(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    instructions: str = Field('', max_length=10000, title='Instructions')
+    model: AgentModelRef | None = None
+    parameters: ModelParameters = Field(
+        {'temperature': 0.7, 'max_tokens': 1024}, validate_default=True
+    )
+    opening_statement: str = Field('', max_length=1000, title='Opening Statement')
+    suggested_questions: list[SuggestedQuestion] = Field(
+        [], max_length=5, title='Suggested Questions'
+    )
+    tools: list[AgentTool] = Field(
+        [], max_length=4, title='Tools', validate_default=True
+    )
+    knowledge: KnowledgeSettings = Field(
+        {'dataset_ids': [], 'top_k': 3, 'retrieval_mode': 'agent_decided'},
+        validate_default=True,
+    )
+    moderation: ModerationSettings = Field(
+        {'keywords': [], 'inputs': {'enabled': False, 'preset_reply': ''}, 'outputs': {'enabled': False, 'preset_reply': ''}},
+        validate_default=True,
+    )
+    web_app: WebAppSettings = Field(
+        {'title': '', 'description': '', 'icon': '', 'color': 'blue', 'copyright': '', 'privacy_policy_url': '', 'default_language': 'en'},
+        validate_default=True,
+    )
+    outputs: list[OutputVariable] = Field(
+        [], max_length=20, title='Outputs', validate_default=True
+    )
+    skills: list[Skill] = Field(
+        [], max_length=10, title='Skills', validate_default=True
+    )
+
+
+class Draft(BaseModel):
+    revision: int = Field(..., title='Revision')
+    config: AgentConfig
+    updated_at: AwareDatetime = Field(..., title='Updated At')
+
+
+class DraftUpdate(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+    )
+    revision: int = Field(..., ge=0, le=9007199254740992, title='Revision')
+    config: AgentConfig
+
+
+class PendingProposal(BaseModel):
+    proposal: Proposal | None
+
+
+class PublishedVersion(BaseModel):
+    version: int = Field(..., title='Version')
+    published_at: AwareDatetime = Field(..., title='Published At')
+    note: str = Field('', title='Note')
+    config: AgentConfig
+
+
+class PublishedVersionList(BaseModel):
+    data: list[PublishedVersion] = Field(..., title='Data')
+
+
 class AgentDetail(BaseModel):
     id: str = Field(..., title='Id')
     name: str = Field(..., title='Name')
@@ -977,10 +1036,6 @@ class AgentDetail(BaseModel):
     published: PublishedVersion | None
     has_unpublished_changes: bool = Field(..., title='Has Unpublished Changes')
     access: Access
-
-
-class PendingProposal(BaseModel):
-    proposal: Proposal | None
 
 
 OutputVariable.model_rebuild()

@@ -58,6 +58,8 @@ def _owner(console: Console, label: str, *, fake_base_url: str) -> Ids:
     assert variable.status_code == 201, variable.text
     file = upload(admin, f"{AGENTS}/{agent['id']}/files", "data.csv", b"a,b\n1,2\n")
     assert file.status_code == 201, file.text
+    skill = admin.post(f"{AGENTS}/{agent['id']}/skills", files=[("files", ("SKILL.md", _skill_md(label)))])
+    assert skill.status_code == 201, skill.text
     preview_conversation, preview_reply = conversation(admin, agent["id"], "preview", NOBODY)
     dataset = admin.post("/console/api/datasets", json={"name": f"{label} dataset"}).json()
     document = upload(
@@ -77,6 +79,7 @@ def _owner(console: Console, label: str, *, fake_base_url: str) -> Ids:
             "key_id": key["id"],
             "name:env_var": f"{label.upper()}_TOKEN",
             "file_id": file.json()["id"],
+            "skill_name": f"{label.lower()}-skill",
             "version": "1",
             "message_id": preview_reply,
             "conversation_id": preview_conversation,
@@ -123,6 +126,7 @@ CROSS: dict[str, tuple[str, ...]] = {
     "env_var": ("name:env_var",),
     "api_key": ("key_id",),
     "file": ("file_id",),
+    "skill": ("skill_name",),
     "preview_message": ("message_id",),
     "preview_conversation": ("conversation_id",),
 }
@@ -135,6 +139,13 @@ CROSS_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/console/api/agents/{agent_id}/versions/{version}/restore"): {"revision": 1},
     ("PATCH", "/console/api/agents/{agent_id}/env-vars/{name:env_var}"): {"value": "changed"},
 }
+
+# Multipart routes: a valid upload (a SKILL.md naming the skill of the path), not a JSON body.
+CROSS_FILES = {("PUT", "/console/api/agents/{agent_id}/skills/{skill_name}")}
+
+
+def _skill_md(label: str) -> bytes:
+    return f"---\nname: {label.lower()}-skill\ndescription: The {label} skill.\n---\n".encode()
 
 
 def test_console_routes_refuse_another_owners_resource(console: Console, owners: tuple[Ids, Ids]) -> None:
@@ -152,7 +163,10 @@ def test_console_routes_refuse_another_owners_resource(console: Console, owners:
         if rule.cross == "version":
             values["agent_id"] = never_published
         body = CROSS_BODIES.get((method, path), {})
-        response = console.admin.request(method, Ids(values).fill(path), json=body)
+        files = None
+        if (method, path) in CROSS_FILES:
+            files = [("files", ("SKILL.md", _skill_md(values["skill_name"].removesuffix("-skill"))))]
+        response = console.admin.request(method, Ids(values).fill(path), json=body, files=files)
         if response.status_code != 404 or response.json().get("code") != "not_found":
             answered[f"{method} {path}"] = (response.status_code, response.text[:120])
     assert not answered, f"another owner's resource reached through mine: {answered}"
@@ -170,6 +184,10 @@ def _still_there(admin: TestClient, theirs: Ids) -> None:
     ]
     names = [v["name"] for v in admin.get(f"{AGENTS}/{agent}/env-vars").json()["data"]]
     assert names == [theirs.values["name:env_var"]]
+    skills = admin.get(f"{AGENTS}/{agent}/skills").json()["data"]
+    assert [(s["name"], s["description"]) for s in skills] == [
+        (theirs.values["skill_name"], "The Theirs skill.")
+    ]
     documents = admin.get(f"/console/api/datasets/{theirs.values['dataset_id']}/documents").json()["data"]
     assert [d["id"] for d in documents] == [theirs.values["document_id"]]
 

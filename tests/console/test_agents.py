@@ -31,6 +31,7 @@ DEFAULT_CONFIG = {
         "default_language": "en",
     },
     "outputs": [],
+    "skills": [],
 }
 
 

@@ -28,6 +28,7 @@ from agent_builder.console.schemas.base import (
 )
 from agent_builder.console.schemas.moderation import ModerationSettings
 from agent_builder.console.schemas.outputs import Outputs
+from agent_builder.console.schemas.skills import MAX_SKILLS, Skill
 from agent_builder.console.schemas.tools import TOOL_NAMES, ToolName
 from agent_builder.console.schemas.web_app_settings import WebAppSettings
 
@@ -80,10 +81,12 @@ class AgentConfig(RequestModel):
     moderation: ModerationSettings = ModerationSettings()
     web_app: WebAppSettings = WebAppSettings()
     outputs: Outputs = []
+    skills: Annotated[list[Skill], Field(max_length=MAX_SKILLS)] = []
 
     @model_validator(mode="after")
     def _distinct_tools(self) -> AgentConfig:
         _unique([tool.name for tool in self.tools], "tool")
+        _unique([skill.name for skill in self.skills], "skill name")
         return self
 
 

@@ -25,7 +25,7 @@ from agent_builder.console.schemas.agents import (
     PublishResult,
 )
 from agent_builder.console.schemas.web_app_settings import WebAppSettings
-from agent_builder.console.services import env_references
+from agent_builder.console.services import env_references, skill_archives
 from agent_builder.console.services.providers import is_model_active
 
 UNPUBLISHED_REASON = "Publish the agent to enable access."
@@ -165,6 +165,7 @@ def write_draft(conn: sqlite3.Connection, agent_id: str, revision: int, config: 
             current_revision=row["draft_revision"],
         )
     env_references.check_instructions(conn, agent_id, config.instructions)
+    skill_archives.check_config(conn, config)
     conn.execute(
         "UPDATE agents SET draft_config = ?, draft_revision = ?, draft_updated_at = ?, updated_at = ? "
         "WHERE id = ?",

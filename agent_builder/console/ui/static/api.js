@@ -50,4 +50,5 @@ export const api = {
     form.append('file', file);
     return request('POST', path, { form });
   },
+  sendForm: (method, path, form) => request(method, path, { form }),
 };

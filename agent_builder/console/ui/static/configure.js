@@ -15,6 +15,7 @@ import { bindModeration, showModeration } from './moderation.js';
 import { guardLeave } from './nav.js';
 import { bindOutputs, showOutputs } from './outputs.js';
 import { mountPreview } from './preview.js';
+import { mountSkills, showSkills } from './skills.js';
 import { renderToolList } from './tool_list.js';
 import { createVersionHistory } from './versions.js';
 
@@ -401,6 +402,7 @@ function showDraft(draft) {
   renderKnowledge();
   showModeration(config.moderation);
   showOutputs(config.outputs);
+  showSkills(config.skills);
 }
 
 // What the preview and the build assistant see of the draft: they read it, wait for it to be
@@ -416,5 +418,6 @@ const draftHandle = {
     onSaved(draft);
   },
 };
+mountSkills(draftHandle);
 
 load().finally(pageLoaded);
