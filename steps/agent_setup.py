@@ -36,6 +36,12 @@ def step_basic_agent_named(context: Context, label: str) -> None:
     create_basic_agent(context.world, label)
 
 
+@given("a basic configured agent with a name of {int} characters has been created via API")
+def step_basic_agent_long_name(context: Context, length: int) -> None:
+    """The same basic agent, its run-unique name padded to that many characters (the name limit: 80)."""
+    create_basic_agent(context.world, name_length=length)
+
+
 @given("a runnable agent has been created via API")
 def step_runnable_agent(context: Context) -> None:
     """An agent on the seeded stable model; needs the stable model fixture first."""

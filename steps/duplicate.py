@@ -13,6 +13,13 @@ from support.ui.duplicate_dialog import DuplicateDialog
 from support.world import World
 
 COPY_LABEL = "copy"
+NAME_LIMIT = 80  # characters of an agent's name (the console API refuses a longer one)
+SUFFIX = " (copy)"
+
+
+def _suggested(name: str) -> str:
+    """The copy's name the dialog suggests: "<name> (copy)", the name shortened so it fits."""
+    return f"{name[: NAME_LIMIT - len(SUFFIX)].rstrip()}{SUFFIX}"
 
 
 def _finish(world: World, dialog: DuplicateDialog, original: AgentDetail) -> None:
@@ -30,7 +37,7 @@ def step_duplicate_from_roster(context: Context) -> None:
     world: World = context.world
     original = current_agent(world)
     dialog = DuplicateDialog.open_from_roster(world.page, original.name)
-    expect(dialog.name).to_have_value(f"{original.name} (copy)")
+    expect(dialog.name).to_have_value(_suggested(original.name))
     _finish(world, dialog, original)
 
 
@@ -62,6 +69,15 @@ def step_copy_named(context: Context, suffix: str) -> None:
     world: World = context.world
     copy = current_agent(world)
     assert copy.name == f"{agent_by_label(world, 'original').name}{suffix}", copy.name
+
+
+@then("the copy's name has {int} characters and ends in {string}")
+def step_copy_name_fits(context: Context, length: int, suffix: str) -> None:
+    """The copy (console API) is named with exactly that many characters, ending in the suffix."""
+    name = current_agent(context.world).name
+    assert len(name) == length and name.endswith(suffix), (
+        f"the copy is named {name!r} ({len(name)} characters)"
+    )
 
 
 @then("the copy has the original's draft configuration")

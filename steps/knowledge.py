@@ -30,12 +30,12 @@ def step_open_knowledge(context: Context) -> None:
     context.world.open(KnowledgePage.PATH)
 
 
-@when("I create a dataset named {string}")
-def step_create_dataset_ui(context: Context, label: str) -> None:
-    """Create a dataset in the page with a run-unique name."""
+@when("I create a dataset named {string} described as {string}")
+def step_create_described_dataset_ui(context: Context, label: str, description: str) -> None:
+    """Create a dataset in the page with a run-unique name and a description."""
     world: World = context.world
     name = world.name(label)
-    KnowledgePage(world.page).create_dataset(name)
+    KnowledgePage(world.page).create_dataset(name, description)
     expect(world.page).to_have_url(DatasetPage.url())
     track_dataset_created_in_page(world, DatasetPage(world.page).dataset_id(), name)
 
@@ -54,6 +54,15 @@ def step_knowledge_lists(context: Context) -> None:
     """The knowledge page lists the current dataset."""
     world: World = context.world
     expect(KnowledgePage(world.page).link(_dataset(world).name)).to_be_visible()
+
+
+@then("the knowledge page lists the dataset described as {string}")
+def step_knowledge_lists_described(context: Context, description: str) -> None:
+    """The knowledge page lists the current dataset with its description, and shows no error."""
+    world: World = context.world
+    page = KnowledgePage(world.page)
+    expect(page.row_text(_dataset(world).name, description)).to_be_visible()
+    expect(page.alerts).to_have_count(0)
 
 
 @given("a dataset has been created via API")

@@ -22,6 +22,13 @@ Feature: Duplicate an agent
     And the copy has the original's draft configuration
 
   @core
+  Scenario: A copy of an agent named at the name limit is suggested a shortened name that fits
+    Given a basic configured agent with a name of 80 characters has been created via API
+    When I open the agent roster
+    And I duplicate the agent from the roster, keeping the suggested name
+    Then the copy's name has 80 characters and ends in " (copy)"
+
+  @core
   Scenario: A copy made right after an edit has the edit
     Given a basic configured agent has been created via API
     When I open the agent's configure page

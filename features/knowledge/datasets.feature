@@ -6,10 +6,10 @@ Feature: Knowledge datasets
 
   Scenario: Creating a dataset from the knowledge page
     When I open the knowledge page
-    And I create a dataset named "kb-create"
+    And I create a dataset named "kb-create" described as "Station handbooks for the E2E crew."
     Then I see the dataset's page
     When I open the knowledge page
-    Then the knowledge page lists the dataset
+    Then the knowledge page lists the dataset described as "Station handbooks for the E2E crew."
 
   Scenario: An uploaded document is indexed until completed
     Given a dataset has been created via API
