@@ -23,6 +23,18 @@ Feature: Configure persistence
     When I open the agent's configure page
     Then the instructions field shows "Written just before leaving."
 
+  Scenario: The Configure tab clicked while an edit's save is refused keeps the user on the page with the edit
+    Given the console will refuse the next draft save
+    When I open the agent's configure page
+    And the autosave delay does not run out by itself
+    And I replace the instructions with "Kept on the page while its save is refused."
+    And I switch to the "Configure" tab
+    Then the publish bar shows "Save failed"
+    And the instructions field shows "Kept on the page while its save is refused."
+    When I retry the save
+    Then the configuration should be saved automatically
+    And the agent's draft instructions are "Kept on the page while its save is refused."
+
   Scenario: A save based on a stale revision is refused visibly
     When I open the agent's configure page
     And another tab saves the instructions "Saved from another tab."
