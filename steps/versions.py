@@ -1,6 +1,8 @@
 """Version history on the configure page: publishing with a note, the list of versions, the
 read-only view of one, and restoring it to the draft."""
 
+import re
+
 from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
@@ -61,6 +63,12 @@ def step_version_read_only(context: Context, version: int, text: str) -> None:
     instructions = _dialog(context.world, version).instructions
     expect(instructions).to_have_value(text)
     expect(instructions).not_to_be_editable()
+
+
+@then("version {int} says when it was published, with no note")
+def step_version_without_note(context: Context, version: int) -> None:
+    """The version's dialog says "Published <time>" and nothing after it (no separator, no note)."""
+    expect(_dialog(context.world, version).published).to_have_text(re.compile(r"^Published [^·]+$"))
 
 
 @then("version {int} shows read-only:")

@@ -26,11 +26,12 @@ Feature: Version history
   Scenario: A published version opens read-only
     Given the agent has the tool "sandbox_shell" enabled via API
     And the agent has the tool "json_replace" disabled via API
-    And the agent has been published via API with the note "First release"
+    And the agent has been published via API
     And another tab saves the instructions "Draft instructions after the release."
     When I open the agent's configure page
     And I open version 1 in the version history
-    Then version 1 shows the instructions "You are the E2E runnable agent. Answer briefly and use tools when asked." read-only
+    Then version 1 says when it was published, with no note
+    And version 1 shows the instructions "You are the E2E runnable agent. Answer briefly and use tools when asked." read-only
     And version 1 shows read-only:
       | detail              | value                                                    |
       | Model               | the stable model                                         |

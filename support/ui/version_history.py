@@ -26,6 +26,11 @@ class VersionDialog:
         """The values of the version's details, in the order of their names."""
         return self.root.get_by_role("definition")
 
+    @property
+    def published(self) -> Locator:
+        """The line under the title: "Published <time>", then " · <note>" when it has one."""
+        return self.root.get_by_text("Published ")
+
     def restore(self) -> None:
         self.root.get_by_role("button", name="Restore to draft").click()
 
