@@ -1,15 +1,20 @@
 """Output variables: the configure page's Output variables card (adding, typing, renaming, its
 errors), the references to an output in the instructions, and the draft's outputs."""
 
+import json
+
 from behave import given, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.api_setup.access import service_api_client
 from support.api_setup.agents import saved_agent
 from support.api_setup.outputs import OUTPUT_COLUMNS, declare_outputs, outputs_as_read
-from support.step_helpers import data_table, doc_string
+from support.step_helpers import data_table, doc_string, need
+from support.tags import SERVICE_API_CHAT, WEB_APP_CHAT
 from support.ui.configure import ConfigurePage
 from support.ui.outputs import OutputsCard
+from support.ui.web_app import WebAppPage
 from support.world import World
 
 
@@ -130,3 +135,39 @@ def step_numbered_outputs(context: Context, first: str, last: str) -> None:
         for n in range(int(start), int(end) + 1)
     ]
     assert outputs_as_read(saved_agent(context.world)) == expected
+
+
+def _json(context: Context) -> object:
+    return json.loads(doc_string(context))
+
+
+@then("the outputs the service API returned are exactly:")
+@SERVICE_API_CHAT
+def step_service_outputs(context: Context) -> None:
+    """The last blocking answer's (or stream's message_end's) outputs are exactly the doc string's JSON."""
+    ended = need(context.world.agent_builder.service_api_chat.ended, "no service API answer was returned")
+    assert ended.outputs == _json(context), f"the service API returned the outputs {ended.outputs}"
+
+
+@then("the reply read back by the ids the service API returned holds the outputs:")
+@SERVICE_API_CHAT
+def step_stored_outputs(context: Context) -> None:
+    """The reply the returned ids name, read back through the service API, holds exactly these outputs."""
+    world: World = context.world
+    ended = need(world.agent_builder.service_api_chat.ended, "no service API answer was returned")
+    messages = service_api_client(world).conversation_messages(ended.conversation_id).data
+    replies = [message for message in messages if message.id == ended.message_id]
+    assert len(replies) == 1, f"the conversation holds {[m.id for m in messages]}, not {ended.message_id}"
+    assert replies[0].outputs == _json(context), f"the stored reply holds the outputs {replies[0].outputs}"
+
+
+@then("the web app's reply is stored as failed with the code {string} and no outputs")
+@WEB_APP_CHAT
+def step_web_app_failed(context: Context, code: str) -> None:
+    """The web app's conversation (this visitor's) ends with a failed reply naming the code, no outputs."""
+    body = WebAppPage(context.world.page).stored_messages()
+    messages = body["data"] if isinstance(body, dict) else []
+    assert messages, "the web app's conversation holds no message"
+    last = messages[-1]
+    stored = (last["role"], last["status"], (last.get("error") or {}).get("code"), last.get("outputs"))
+    assert stored == ("assistant", "failed", code, None), f"the last message is stored as {stored}"

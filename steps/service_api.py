@@ -31,7 +31,10 @@ def _chat_blocking(world: World, query: str, conversation_id: str | None) -> Non
     state.refused, state.answer = None, answer.answer
     # What a client keeps to go on: the conversation to continue, the message and its usage.
     state.ended = MessageEndEvent(
-        conversation_id=answer.conversation_id, message_id=answer.message_id, usage=answer.usage
+        conversation_id=answer.conversation_id,
+        message_id=answer.message_id,
+        usage=answer.usage,
+        outputs=answer.outputs,
     )
 
 

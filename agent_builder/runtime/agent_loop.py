@@ -16,6 +16,7 @@ import httpx
 from agent_builder.runtime import events
 from agent_builder.runtime.config import RuntimeConfig
 from agent_builder.runtime.events import Event
+from agent_builder.runtime.outputs import OUTPUTS_NOTE, SET_OUTPUTS, mismatch, tool_spec
 from agent_builder.runtime.provider import Completion, ProviderError, ToolCallRequest, stream_chat
 from agent_builder.runtime.schemas import RunRequest
 from agent_builder.runtime.tools import RETRIEVAL, Toolbox, ToolResult, ToolServices
@@ -72,6 +73,7 @@ class AgentRun:
         self._message = ""  # all text streamed to the client so far: the partial message on cancel
         self._deltas = 0
         self._paragraph_break = False
+        self._outputs_set = False
 
     async def run(self) -> None:
         """Runs to a terminal event. Cancelling the task running this is how a run is cancelled."""
@@ -98,8 +100,12 @@ class AgentRun:
         )
 
     async def _loop(self) -> Event:
+        outputs = self._request.agent.outputs
         tools = self._tools.specs()
         system = await self._system_prompt(bool(tools))
+        if outputs:
+            tools = [*tools, tool_spec(outputs)]
+            system = f"{system}\n\n{OUTPUTS_NOTE}".strip()
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         messages += [{"role": item.role, "content": item.content} for item in self._request.history]
         messages.append({"role": "user", "content": self._request.query})
@@ -109,6 +115,8 @@ class AgentRun:
             prompt_tokens += completion.prompt_tokens
             completion_tokens += completion.completion_tokens
             if not completion.tool_calls:
+                if outputs and not self._outputs_set:
+                    raise _RunFailed("outputs_missing", "The model answered without setting the outputs.")
                 return events.run_completed(self._message, prompt_tokens, completion_tokens)
             messages.append(
                 {
@@ -189,13 +197,28 @@ class AgentRun:
             parsed = None
         arguments: dict[str, Any] | str = parsed if isinstance(parsed, dict) else call.arguments
         self._emit(events.tool_call(call.id, call.name, arguments))
-        if isinstance(arguments, dict):
+        if call.name == SET_OUTPUTS and self._request.agent.outputs:
+            result = self._set_outputs(call, arguments)
+        elif isinstance(arguments, dict):
             result = await self._tools.call(call.name, arguments)
         else:
             result = ToolResult("The tool arguments must be a JSON object.", True)
         citations = [citation.as_dict() for citation in result.citations]
         self._emit(events.tool_result(call.id, call.name, result.output, result.is_error, citations))
         return result.output
+
+    def _set_outputs(self, call: ToolCallRequest, values: dict[str, Any] | str) -> ToolResult:
+        """Check the outputs the model set; ones that do not fit end the run (outputs_invalid)."""
+        problem = mismatch(values, self._request.agent.outputs)
+        if problem is not None:
+            self._emit(
+                events.tool_result(call.id, call.name, f"The outputs do not fit: {problem}.", True, [])
+            )
+            raise _RunFailed(
+                "outputs_invalid", f"The model's outputs do not fit the declared outputs: {problem}."
+            )
+        self._outputs_set = True
+        return ToolResult("Outputs recorded.", False)
 
     def _stream_text(self, text: str) -> None:
         if self._paragraph_break:

@@ -61,6 +61,16 @@ class KnowledgeSettings(_Model):
     retrieval_mode: RetrievalMode = DEFAULT_RETRIEVAL_MODE
 
 
+class OutputSpec(_Model):
+    """One declared output variable (the console checks names and nesting)."""
+
+    name: str = Field(min_length=1, max_length=64)
+    type: Literal["string", "number", "boolean", "object", "array"]
+    description: str = ""
+    items: Literal["string", "number", "boolean"] = "string"
+    fields: list[OutputSpec] = []
+
+
 class AgentSnapshot(_Model):
     name: str
     instructions: str = ""
@@ -68,6 +78,8 @@ class AgentSnapshot(_Model):
     parameters: Parameters = Parameters()
     tools: list[ToolSetting] = []
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    # The output variables the model is to set (with the set_outputs tool) before it answers.
+    outputs: list[OutputSpec] = []
     # The agent's variables, for the sandbox commands' environment. A secret one's value is
     # replaced by `[secret NAME]` wherever a tool's output would show it.
     env: dict[EnvName, str] = Field(default={}, max_length=MAX_ENV_VARS)

@@ -802,6 +802,7 @@ class MessageEndEvent(BaseModel):
     message_id: str = Field(..., title='Message Id')
     usage: Usage
     moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
+    outputs: dict[str, Any] | None = Field(None, title='Outputs')
 
 
 class MessageReplaceEvent(BaseModel):
@@ -858,6 +859,11 @@ class ChatMessage(BaseModel):
     agent_version: int | None = Field(..., title='Agent Version')
     created_at: AwareDatetime = Field(..., title='Created At')
     moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
+    outputs: dict[str, Any] | None = Field(
+        ...,
+        description='The output variables the model set before it answered (the arguments of its\n`set_outputs` tool call, once the runtime found they fit), else null.',
+        title='Outputs',
+    )
 
 
 class ChatMessageList(BaseModel):
@@ -867,7 +873,8 @@ class ChatMessageList(BaseModel):
 class ChatMessageResponse(BaseModel):
     """
     The service API's blocking answer (a run that did not complete is an error instead);
-    `moderated` as in ChatMessage (`answer` is then the agent's preset reply).
+    `moderated` as in ChatMessage (`answer` is then the agent's preset reply); `outputs` the
+    output variables the model set (null for an agent without any).
     """
 
     conversation_id: str = Field(..., title='Conversation Id')
@@ -877,6 +884,7 @@ class ChatMessageResponse(BaseModel):
     usage: Usage
     tool_calls: list[ToolCallRecord] = Field(..., title='Tool Calls')
     moderated: Literal['input', 'output'] | None = Field(None, title='Moderated')
+    outputs: dict[str, Any] | None = Field(None, title='Outputs')
 
 
 class EnvImportResult(BaseModel):

@@ -187,7 +187,8 @@ def _scenarios(feature: Path) -> Iterator[_Scenario]:
         quoted: list[str] = []
         faulted = any(_FAULT_STEP.match(step["text"]) for step in pickle["steps"])
         for step in pickle["steps"]:
-            texts.append(step["text"])
+            # A {string} argument reaches the step with its \" unescaped: so does a prompt it sends.
+            texts.append(step["text"].replace('\\"', '"'))
             quoted.extend(_QUOTED.findall(step["text"]))
             # gherkin types a step's argument as an empty TypedDict; it holds a docString or a dataTable
             argument: dict[str, Any] = dict(step.get("argument", {}))

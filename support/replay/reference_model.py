@@ -26,7 +26,9 @@ The reply is a pure function of the conversation (no clock, no randomness; ids a
    - ``run the command `X` `` -> `sandbox_shell {"command": X}`;
    - `search the knowledge base for X` -> `knowledge_search {"query": X}`;
    - `search the web for X` -> `web_search {"query": X}`;
-   - `set PATH to VALUE in this JSON: {...}` -> `json_replace {"json", "path", "value"}`.
+   - `set PATH to VALUE in this JSON: {...}` -> `json_replace {"json", "path", "value"}`;
+   - `set the outputs to {...}` (a JSON object, sent as it is, fitting or not) -> `set_outputs {...}`
+     (the agent's output variables; checked before the tools above).
    (X loses trailing whitespace and `.`, `?`, `!`; phrases match case-insensitively.)
 3. `reply with exactly: X` -> `X`.
 4. `what are your instructions` -> `My instructions: <the system message>` (what the product sent

@@ -3,6 +3,7 @@ the tools offered, by the numbered rules of reference_model.py's docstring (no c
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ _TOOL_RULES: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[st
         lambda match: {"json": match[3], "path": match[1], "value": match[2]},
     ),
 )
+_OUTPUTS = re.compile(r"set the outputs to\s*(\{.*\})", re.IGNORECASE | re.DOTALL)
 _EXACT = re.compile(r"reply with exactly:\s*(.+)", re.IGNORECASE | re.DOTALL)
 _INSTRUCTIONS = re.compile(r"what are your instructions", re.IGNORECASE)
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -79,6 +81,8 @@ def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
         content = message_text(last.get("content")).strip()[:TOOL_RESULT_CHARS]
         return Reply(text=f"Tool {_tool_name(messages, last.get('tool_call_id'))} returned: {content}")
     user = _last_user_text(messages)
+    if "set_outputs" in offered_tools and (values := _outputs(user)) is not None:
+        return Reply(tool_call=ToolCall("set_outputs", values))
     for tool, pattern, arguments in _TOOL_RULES:
         if tool in offered_tools and (match := pattern.search(user)):
             return Reply(tool_call=ToolCall(tool, arguments(match)))
@@ -90,6 +94,17 @@ def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:
         ).strip()
         return Reply(text=f"My instructions: {system or '(none)'}")
     return Reply(text=f"You said: {user}")
+
+
+def _outputs(user: str) -> dict[str, Any] | None:
+    """The JSON object after `set the outputs to`, as given (right or wrong), if there is one."""
+    if (match := _OUTPUTS.search(user)) is None:
+        return None
+    try:
+        values = json.loads(match[1])
+    except ValueError:
+        return None
+    return values if isinstance(values, dict) else None
 
 
 def _last_user_text(messages: list[dict[str, Any]]) -> str:

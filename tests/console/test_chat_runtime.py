@@ -75,7 +75,8 @@ def test_streaming_sends_the_answer_in_pieces_then_message_end(
     assert names[-1] == "message_end" and set(names[:-1]) == {"message"} and len(names) >= 3, names
     assert "".join(event.data["answer"] for event in events[:-1]) == "one two three four five six seven"
     end = events[-1].data
-    assert set(end) == {"conversation_id", "message_id", "usage", "moderated"} and end["moderated"] is None
+    assert set(end) == {"conversation_id", "message_id", "usage", "moderated", "outputs"}
+    assert end["moderated"] is None and end["outputs"] is None  # an agent without output variables
     assert set(end["usage"]) == {"prompt_tokens", "completion_tokens", "total_tokens"}
     assert messages(public_client, headers, end["conversation_id"])[-1]["id"] == end["message_id"]
 

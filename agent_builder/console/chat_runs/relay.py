@@ -42,6 +42,8 @@ def failure(code: str, status: int | None = None) -> ErrorResponse:
         "provider_error": f"The model provider could not process the request{suffix}.",
         "provider_unavailable": f"The model provider is unavailable{suffix}. Try again later.",
         "tool_loop_limit": "The agent gave up after too many tool calls without an answer.",
+        "outputs_invalid": "The model's outputs did not fit the agent's output variables.",
+        "outputs_missing": "The model answered without setting the agent's output variables.",
         "runtime_unavailable": "The connection to the agent runtime was lost.",
     }
     return ErrorResponse(code=code, message=messages.get(code, "The agent runtime failed unexpectedly."))

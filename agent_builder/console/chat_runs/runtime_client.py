@@ -114,6 +114,7 @@ def run_request(
             parameters=runtime.Parameters.model_validate(config.parameters.model_dump()),
             tools=[runtime.ToolSetting(name=tool.name, enabled=tool.enabled) for tool in config.tools],
             knowledge=runtime.KnowledgeSettings.model_validate(config.knowledge.model_dump()),
+            outputs=[runtime.OutputSpec.model_validate(output.model_dump()) for output in config.outputs],
             env=setup.variables.plain,
             secret_env={name: SecretStr(value) for name, value in setup.variables.secret.items()},
         ),

@@ -219,6 +219,7 @@ async def send_chat_message(
             usage=end.usage,
             tool_calls=end.tool_calls,
             moderated=end.moderated,
+            outputs=end.outputs,
         )
     error = _run_error(end)
     raise ApiError(502, error.code, error.message)
@@ -269,6 +270,7 @@ def _service_api_event(item: RunUpdate | RunEnd) -> ServiceApiStreamEvent:
                 message_id=item.id,
                 usage=usage,
                 moderated=item.moderated,
+                outputs=item.outputs,
             )
             return ServiceApiStreamEvent(event="message_end", data=end)
         case _:

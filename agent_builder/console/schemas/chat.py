@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import StringConstraints
+from pydantic import StringConstraints, computed_field
 
 from agent_builder.console.schemas.base import RequestModel, ResourceId, ResponseModel
 from agent_builder.console.schemas.errors import ErrorResponse
@@ -60,6 +60,23 @@ class ToolCallRecord(ResponseModel):
     citations: list[Citation] = []
 
 
+# The runtime's tool through which the model sets an agent's output variables.
+SET_OUTPUTS = "set_outputs"
+
+
+def outputs_of(tool_calls: list[ToolCallRecord]) -> dict[str, Any] | None:
+    """The outputs a reply's `set_outputs` call set, when the runtime accepted them."""
+    for call in tool_calls:
+        if (
+            call.name == SET_OUTPUTS
+            and not call.is_error
+            and call.output
+            and isinstance(call.arguments, dict)
+        ):
+            return call.arguments
+    return None
+
+
 class ChatMessage(ResponseModel):
     """A stored message. User messages are always `completed`; an assistant message is `failed`
     (with `error`) or `cancelled` (stopped; `content` is the part streamed before) otherwise.
@@ -80,6 +97,13 @@ class ChatMessage(ResponseModel):
     created_at: datetime
     moderated: Moderated | None = None
 
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use on a property
+    @property
+    def outputs(self) -> dict[str, Any] | None:
+        """The output variables the model set before it answered (the arguments of its
+        `set_outputs` tool call, once the runtime found they fit), else null."""
+        return outputs_of(self.tool_calls)
+
 
 class ChatMessageList(ResponseModel):
     data: list[ChatMessage]
@@ -87,7 +111,8 @@ class ChatMessageList(ResponseModel):
 
 class ChatMessageResponse(ResponseModel):
     """The service API's blocking answer (a run that did not complete is an error instead);
-    `moderated` as in ChatMessage (`answer` is then the agent's preset reply)."""
+    `moderated` as in ChatMessage (`answer` is then the agent's preset reply); `outputs` the
+    output variables the model set (null for an agent without any)."""
 
     conversation_id: str
     message_id: str
@@ -96,6 +121,7 @@ class ChatMessageResponse(ResponseModel):
     usage: Usage
     tool_calls: list[ToolCallRecord]
     moderated: Moderated | None = None
+    outputs: dict[str, Any] | None = None
 
 
 # Server-sent events: each is `event: <event>` and `data: <data as one line of JSON>`.
@@ -140,6 +166,7 @@ class MessageEndEvent(ResponseModel):
     message_id: str
     usage: Usage
     moderated: Moderated | None = None
+    outputs: dict[str, Any] | None = None
 
 
 class WebAppStreamEvent(ResponseModel):
