@@ -88,6 +88,33 @@ Feature: Output variables
       | client       | object | -     |             |
       | client.email | string | -     |             |
 
+  Scenario: An output renamed twice while the first rename is still saving keeps its references
+    Given the agent declares the outputs via API:
+      | output  | type   | items | description |
+      | summary | string | -     |             |
+    And the agent's instructions are via API:
+      """
+      Put the gist in {{ outputs.summary }}.
+      """
+    And the console holds the next draft save
+    When I open the agent's configure page
+    And I rename the output "summary" to "gist"
+    Then the held draft save has been sent
+    When I rename the output "gist" to "headline"
+    And the held draft save is released
+    Then the configuration should be saved automatically
+    And the instructions field shows:
+      """
+      Put the gist in {{ outputs.headline }}.
+      """
+    And the agent's draft instructions are:
+      """
+      Put the gist in {{ outputs.headline }}.
+      """
+    And the agent's draft outputs are exactly:
+      | output   | type   | items | description |
+      | headline | string | -     |             |
+
   Scenario: A field renamed inside its object rewrites only that field's references
     Given the agent declares the outputs via API:
       | output         | type   | items | description |
