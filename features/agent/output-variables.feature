@@ -231,3 +231,26 @@ Feature: Output variables
       | customer      | object | -     |             |
       | customer.name | string | -     |             |
       | score         | number | -     |             |
+
+  Scenario: A copy made from the configure page shows and keeps the original's outputs
+    Given the agent declares the outputs via API:
+      | output         | type   | items  | description   |
+      | summary        | string | -      | One line.     |
+      | tags           | array  | number |               |
+      | customer       | object | -      |               |
+      | customer.email | string | -      |               |
+    When I open the agent's configure page
+    And I duplicate the agent from its configure page as "copy"
+    Then the outputs card shows:
+      | output         | type   | items  | description   |
+      | summary        | string | -      | One line.     |
+      | tags           | array  | number |               |
+      | customer       | object | -      |               |
+      | customer.email | string | -      |               |
+    And the agent's draft outputs are exactly:
+      | output         | type   | items  | description   |
+      | summary        | string | -      | One line.     |
+      | tags           | array  | number |               |
+      | customer       | object | -      |               |
+      | customer.email | string | -      |               |
+    And the copy has the original's draft configuration
