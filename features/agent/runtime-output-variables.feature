@@ -50,6 +50,21 @@ Feature: Output variables in the agent's answers
       """
 
   @service-api-runtime
+  Scenario: A conversation continued by its id returns the second answer's own outputs
+    Given an API key has been created via API
+    When I send "Set the outputs to {\"summary\": \"First\", \"score\": 1, \"urgent\": false, \"tags\": [\"one\"], \"customer\": {\"email\": \"first@example.com\"}}" to the service API in blocking mode
+    And I send "Set the outputs to {\"summary\": \"Second\", \"score\": 2, \"urgent\": true, \"tags\": [\"two\"], \"customer\": {\"email\": \"second@example.com\"}}" to the service API in the same conversation
+    Then the service API conversation has 2 exchanges
+    And the outputs the service API returned are exactly:
+      """
+      {"summary": "Second", "score": 2, "urgent": true, "tags": ["two"], "customer": {"email": "second@example.com"}}
+      """
+    And the reply read back by the ids the service API returned holds the outputs:
+      """
+      {"summary": "Second", "score": 2, "urgent": true, "tags": ["two"], "customer": {"email": "second@example.com"}}
+      """
+
+  @service-api-runtime
   Scenario: An answer without the outputs is refused with its own code
     Given an API key has been created via API
     When I send "Reply with exactly: no outputs here" to the service API in blocking mode
