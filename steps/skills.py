@@ -36,6 +36,14 @@ def step_has_skill(context: Context, name: str, description: str) -> None:
     add_skill(context.world, name, description)
 
 
+@given(
+    "the agent has the skill {string} described as {string} with the file {string} containing {string} via API"
+)
+def step_has_skill_with_file(context: Context, name: str, description: str, path: str, text: str) -> None:
+    """Upload a skill (its SKILL.md and one more file) to the agent through the console API (setup)."""
+    add_skill(context.world, name, description, {path: f"{text}\n".encode()})
+
+
 @given("the agent has {int} skills via API")
 def step_has_skills(context: Context, count: int) -> None:
     """Upload `skill-01` ... `skill-<count>` through the console API (setup)."""

@@ -19,6 +19,7 @@ from agent_builder.runtime.events import Event
 from agent_builder.runtime.outputs import OUTPUTS_NOTE, SET_OUTPUTS, mismatch, tool_spec
 from agent_builder.runtime.provider import Completion, ProviderError, ToolCallRequest, stream_chat
 from agent_builder.runtime.schemas import RunRequest
+from agent_builder.runtime.skills import skills_note
 from agent_builder.runtime.tools import RETRIEVAL, Toolbox, ToolResult, ToolServices
 
 logger = logging.getLogger(__name__)
@@ -147,6 +148,8 @@ class AgentRun:
         system = agent.instructions
         if offers_tools:
             system = f"{system}\n\n{_TOOL_NOTE.format(names=', '.join(self._tools.enabled))}".strip()
+        if agent.skills:
+            system = f"{system}\n\n{skills_note(agent.skills)}".strip()
         knowledge = agent.knowledge
         if knowledge.retrieval_mode == "every_message" and knowledge.dataset_ids:
             call_id = f"{RETRIEVAL}-{self._request.run_id}"

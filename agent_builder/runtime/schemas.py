@@ -71,6 +71,12 @@ class OutputSpec(_Model):
     fields: list[OutputSpec] = []
 
 
+class SkillSnapshot(_Model):
+    name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)
+    description: str
+    files: dict[str, str] = Field(max_length=50)  # path inside the skill's folder -> text
+
+
 class AgentSnapshot(_Model):
     name: str
     instructions: str = ""
@@ -84,6 +90,8 @@ class AgentSnapshot(_Model):
     # replaced by `[secret NAME]` wherever a tool's output would show it.
     env: dict[EnvName, str] = Field(default={}, max_length=MAX_ENV_VARS)
     secret_env: dict[EnvName, SecretStr] = Field(default={}, max_length=MAX_ENV_VARS)
+    # Offered to the model by name and description; their files are put in the sandbox workspace.
+    skills: list[SkillSnapshot] = Field(default=[], max_length=10)
 
 
 class HistoryMessage(_Model):

@@ -17,6 +17,7 @@ import httpx
 from agent_builder.redaction import scrub
 from agent_builder.runtime import json_replace
 from agent_builder.runtime.schemas import KNOWLEDGE_RETRIEVE_PATH, RunRequest, ToolName
+from agent_builder.runtime.skills import place_skills
 
 logger = logging.getLogger(__name__)
 
@@ -115,6 +116,7 @@ class Toolbox:
         self._services = services
         token = services.shellctl_token
         self._shellctl_headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._skills_placed = not request.agent.skills  # put in the workspace before the first command
         self.enabled: list[ToolName] = list(
             dict.fromkeys(tool.name for tool in request.agent.tools if tool.enabled)
         )
@@ -183,6 +185,10 @@ class Toolbox:
             )
         timeout = self._services.shell_timeout_s
         owner = self._request.services.shellctl_owner
+        if not self._skills_placed:
+            session = f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}"
+            await place_skills(self._http, session, owner, self._shellctl_headers, self._request.agent.skills)
+            self._skills_placed = True
         reply = await self._post(
             "sandbox_shell",
             f"{shellctl_url.rstrip('/')}/sessions/{self._request.conversation_id}/exec"

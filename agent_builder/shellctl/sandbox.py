@@ -24,6 +24,7 @@ from agent_builder.shellctl.workspaces import Workspace
 
 Isolation = Literal["bubblewrap", "none"]
 INSIDE_WORKSPACE = "/workspace"
+SKILLS_FOLDER = "skills"  # the agent's skills, written by the runtime, read-only for commands
 SANDBOX_UID = 1000  # the command's uid and gid inside its user namespace
 _PATH = "/usr/local/bin:/usr/bin:/bin"
 _TOP_LEVEL = ("bin", "sbin", "lib", "lib64")  # no lib32/libx32: the sandbox runs 64-bit programs
@@ -116,10 +117,13 @@ class Sandbox:
         if not self._config.network:
             files["hosts"] = _HOSTS
         fds = {name: _memory_file(content.encode()) for name, content in files.items()}
+        skills = _skills_folder(workspace)
         try:
             # The options go through a file descriptor: the sandbox can read its pid 1's command line,
             # and they name host paths. bwrap's own environment is empty for the same reason.
-            options = self._options(workspace, fds, extra_env or {})
+            options = self._options(workspace, fds, extra_env or {}, skills)
+            if skills is not None:
+                fds["skills"] = skills  # passed to bwrap, and closed with the others
             fds["options"] = _memory_file(b"".join(f"{option}\0".encode() for option in options))
             argv = [*limits, self._bwrap, "--args", str(fds["options"]), "--", "/bin/sh", "-c", command]
             yield Launch(argv, {}, "/", workspace.uid, tuple(fds.values()))
@@ -127,7 +131,13 @@ class Sandbox:
             for fd in fds.values():
                 os.close(fd)
 
-    def _options(self, workspace: Workspace, fds: dict[str, int], extra_env: Mapping[str, str]) -> list[str]:
+    def _options(
+        self,
+        workspace: Workspace,
+        fds: dict[str, int],
+        extra_env: Mapping[str, str],
+        skills: int | None = None,
+    ) -> list[str]:
         """bwrap's options, in order: later mounts go on top of earlier ones."""
         uid, tmp_size = str(SANDBOX_UID), str(self._config.limits.tmp_bytes)
         options = ["--unshare-all", *(["--share-net"] if self._config.network else [])]
@@ -138,6 +148,8 @@ class Sandbox:
         options += ["--proc", "/proc", "--dev", "/dev", "--size", tmp_size, "--tmpfs", "/dev/shm"]
         options += ["--remount-ro", "/dev", "--size", tmp_size, "--tmpfs", "/tmp"]
         options += ["--bind", str(workspace.path), INSIDE_WORKSPACE, "--chdir", INSIDE_WORKSPACE]
+        if skills is not None:
+            options += ["--ro-bind-fd", str(skills), f"{INSIDE_WORKSPACE}/{SKILLS_FOLDER}"]
         options += ["--remount-ro", "/", "--clearenv"]
         for name, value in _command_env(INSIDE_WORKSPACE, extra_env).items():
             options += ["--setenv", name, value]
@@ -173,6 +185,17 @@ def _check_reachable(root: Path) -> None:
                 f"Sandbox users cannot reach the workspaces folder {root}: {folder} is not searchable by "
                 f"other users. Run `chmod o+x {folder}`, or pick a workspaces folder elsewhere."
             )
+
+
+def _skills_folder(workspace: Workspace) -> int | None:
+    """The workspace's skills folder, opened without following a link (a command may have put one
+    in its place), for bwrap to mount read-only over itself; None when there is none."""
+    try:
+        return os.open(
+            workspace.path / SKILLS_FOLDER, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        )
+    except OSError:
+        return None
 
 
 def _find(tool: str, package: str, hint: str = "") -> str:

@@ -128,6 +128,8 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
             "knowledge": knowledge,
             "env": {},
             "secret_env": {},
+            "outputs": [],
+            "skills": [],
         }
         assert (run["query"], run["history"]) == ("What is the token?", [])
         services = run["services"]
@@ -137,7 +139,6 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
         assert services["web_search"] == {"base_url": "http://search.test/v1", "api_key": "ws-secret-1"}
         assert set(services["knowledge"]) == {"token"}
         assert fake.authorizations == [("/runs", f"Bearer {RUNTIME_TOKEN}")]
-
         token = services["knowledge"]["token"]
         assert_reads_only_the_agents_datasets(console, token, attached, other)
         fake.release.set()

@@ -32,7 +32,14 @@ from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentConfig
 from agent_builder.console.schemas.chat import ChatMessage, Moderated
 from agent_builder.console.schemas.errors import ErrorResponse
-from agent_builder.console.services import conversations, env_vars, moderation, providers, tools
+from agent_builder.console.services import (
+    conversations,
+    env_vars,
+    moderation,
+    providers,
+    skill_archives,
+    tools,
+)
 from agent_builder.console.services.agents import ChatAgent
 from agent_builder.console.services.conversations import Owner, Source
 
@@ -175,7 +182,10 @@ class ChatRuns:
         if model is None:
             raise _model_unavailable(agent)
         web_search = tools.web_search_endpoint(self._db) if _enabled(agent.config, "web_search") else None
-        return RunSetup(history, model, web_search, env_vars.run_variables(self._db, agent.id))
+        variables = env_vars.run_variables(self._db, agent.id)
+        return RunSetup(
+            history, model, web_search, variables, skill_archives.run_skills(self._db, agent.config)
+        )
 
     async def _drive(
         self,

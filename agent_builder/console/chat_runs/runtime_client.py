@@ -64,6 +64,7 @@ class RunSetup:
     model: providers.ModelEndpoint
     web_search: tools.WebSearchEndpoint | None
     variables: env_vars.RunVariables
+    skills: list[runtime.SkillSnapshot] = field(default_factory=list)  # with their files' text
 
 
 def fit_history(history: list[tuple[MessageRole, str]], budget: int) -> list[tuple[MessageRole, str]]:
@@ -117,6 +118,7 @@ def run_request(
             outputs=[runtime.OutputSpec.model_validate(output.model_dump()) for output in config.outputs],
             env=setup.variables.plain,
             secret_env={name: SecretStr(value) for name, value in setup.variables.secret.items()},
+            skills=setup.skills,
         ),
         conversation_id=question.conversation_id,
         history=[runtime.HistoryMessage(role=role, content=content) for role, content in setup.history],

@@ -14,7 +14,7 @@ import stat
 import zipfile
 from pathlib import PurePosixPath
 
-from agent_builder.console.db import utc_now
+from agent_builder.console.db import Database, utc_now
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.agents import AgentConfig
 from agent_builder.console.schemas.skills import (
@@ -25,6 +25,7 @@ from agent_builder.console.schemas.skills import (
     Skill,
     SkillFile,
 )
+from agent_builder.runtime.schemas import SkillSnapshot
 
 SKILL_FILE_TYPES = (".md", ".txt", ".py", ".sh", ".js", ".json", ".yaml", ".yml", ".csv", ".html")
 SKILL_MD = "SKILL.md"
@@ -181,3 +182,14 @@ def read_files(conn: sqlite3.Connection, archive_id: str) -> dict[str, str]:
     row = conn.execute("SELECT files FROM skill_archives WHERE id = ?", (archive_id,)).fetchone()
     files: dict[str, str] = {} if row is None else json.loads(row["files"])
     return files
+
+
+def run_skills(db: Database, config: AgentConfig) -> list[SkillSnapshot]:
+    """What a run gets of the agent's skills: each one's name, description and files."""
+    with db.read() as conn:
+        return [
+            SkillSnapshot(
+                name=skill.name, description=skill.description, files=read_files(conn, skill.archive_id)
+            )
+            for skill in config.skills
+        ]
