@@ -37,6 +37,14 @@ def test_valid_provider_is_active_with_its_chat_models_inactive(
     assert [call.headers["authorization"] for call in fake_provider.seen] == [f"Bearer {PROVIDER_KEY}"]
 
 
+def test_model_ids_that_are_empty_or_too_long_are_left_out(
+    client: TestClient, fake_provider: FakeUpstream
+) -> None:
+    fake_provider.models = [CHAT_MODEL, "", "m" * 200, "m" * 201]
+    provider = _create(client, fake_provider).json()
+    assert sorted(m["name"] for m in provider["models"]) == sorted([CHAT_MODEL, "m" * 200])
+
+
 def test_the_key_is_never_returned(client: TestClient, fake_provider: FakeUpstream) -> None:
     provider = _create(client, fake_provider).json()
     assert provider["api_key_masked"] == "…cdef"
@@ -140,7 +148,9 @@ def test_duplicate_names_conflict(client: TestClient, fake_provider: FakeUpstrea
     first = _create(client, fake_provider).json()
     assert_error(_create(client, fake_provider), 409, "name_taken")
     second = _create(client, fake_provider, name="Other").json()
+    calls = len(fake_provider.seen)
     assert_error(client.patch(f"{BASE}/{second['id']}", json={"name": first["name"]}), 409, "name_taken")
+    assert len(fake_provider.seen) == calls  # refused before the provider is called with the key
     assert [p["name"] for p in client.get(BASE).json()["data"]] == ["Fake", "Other"]
 
 

@@ -5,6 +5,7 @@ and no key, URL password or query key appears in a response, a provider error or
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import stat
 from collections.abc import Callable
@@ -87,8 +88,9 @@ def test_the_configured_key_is_used_instead_of_a_file(
 
 
 def test_plaintext_rows_of_an_older_console_are_encrypted_at_start(
-    make_client: Callable[..., TestClient], db_path: Path
+    make_client: Callable[..., TestClient], db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger=crypto.__name__)
     old = Database(db_path)
     with old.write() as conn:
         conn.execute(
@@ -100,6 +102,12 @@ def test_plaintext_rows_of_an_older_console_are_encrypted_at_start(
     sign_in(client)
     assert _stored(db_path)[0].startswith("fernet:")
     assert client.get("/console/api/model-providers").json()["data"][0]["api_key_masked"] == "…cdef"
+    # The operator is told how many were encrypted, and only when there were some.
+    sealed = [record.getMessage() for record in caplog.records if "kept in plain text" in record.getMessage()]
+    assert sealed == ["encrypted 1 stored secrets that were kept in plain text"]
+    caplog.clear()
+    make_client()
+    assert not [record for record in caplog.records if "kept in plain text" in record.getMessage()]
 
 
 def test_a_key_that_does_not_fit_stops_the_console(
