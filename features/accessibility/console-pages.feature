@@ -49,6 +49,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
   Scenario: The configure page of a published agent with files and variables is accessible
     Given a basic configured agent has been created via API
     And the agent has the file "notes.txt" uploaded via API
+    And the agent has the skill "house-rules" described as "The house rules for visitors." via API
     And the agent has the variable REGION set to "eu-west" via API
     And the agent has the secret variable API_TOKEN set to "tok-a11y-0123456789" via API
     And the agent has been published via the test seeding router
