@@ -47,6 +47,13 @@ def step_history_lists(context: Context) -> None:
         expect(entry).to_contain_text(f"{version} {note}")
 
 
+@then("the version history shows version {int} with no note and its time, both as secondary text")
+def step_entry_secondary_text(context: Context, version: int) -> None:
+    """In the version's entry, "No note" and the time share the muted colour, unlike the number."""
+    colors = _history(context.world).entry_colors(version)
+    assert colors["time"] == colors["no note"] != colors["number"], colors
+
+
 @when("I open version {int} in the version history")
 def step_open_version(context: Context, version: int) -> None:
     """Open the version from the version history."""

@@ -29,7 +29,8 @@ Feature: Version history
     And the agent has been published via API
     And another tab saves the instructions "Draft instructions after the release."
     When I open the agent's configure page
-    And I open version 1 in the version history
+    Then the version history shows version 1 with no note and its time, both as secondary text
+    When I open version 1 in the version history
     Then version 1 says when it was published, with no note
     And version 1 shows the instructions "You are the E2E runnable agent. Answer briefly and use tools when asked." read-only
     And version 1 shows read-only:

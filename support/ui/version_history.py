@@ -51,6 +51,18 @@ class VersionHistory:
         """The list's entries, newest first."""
         return self.root.get_by_role("list", name="Published versions").get_by_role("listitem")
 
+    def entry_colors(self, version: int) -> dict[str, str]:
+        """The text colours a sighted user sees in the version's entry: its number, its "No note"
+        and its time (computed, as `rgb(...)`)."""
+        button = self.page.get_by_role("button", name=f"Open version {version}", exact=True)
+        entry = self.versions.filter(has=button)
+        parts = {
+            "number": entry.get_by_text(f"v{version}", exact=True),
+            "no note": entry.get_by_text("No note"),
+        }
+        parts["time"] = entry.locator("time")
+        return {name: part.evaluate("el => getComputedStyle(el).color") for name, part in parts.items()}
+
     def open(self, version: int) -> VersionDialog:
         self.root.get_by_role("button", name=f"Open version {version}", exact=True).click()
         return self.dialog(version)
