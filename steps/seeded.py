@@ -73,6 +73,12 @@ def step_dual_retrieval_agent(context: Context) -> None:
     _resolve_seeded_agent(context, "dual-retrieval")
 
 
+@given("the skill fixture agent is available")
+def step_skill_agent(context: Context) -> None:
+    """Resolve the seeded skill agent, exactly as specified (its skills too)."""
+    _resolve_seeded_agent(context, "skill")
+
+
 @given("the agent runtime backend is available")
 def step_agent_backend(context: Context) -> None:
     """Probe the runtime (and shellctl); fails with owner e2e/runtime and the fix."""

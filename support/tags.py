@@ -53,6 +53,7 @@ FIXTURE_STEPS: Mapping[str, str] = {
     "@full-config-agent": "the full config agent is available",
     "@tool-states-agent": "the tool states agent is available",
     "@dual-retrieval-fixture": "the dual retrieval agent is available",
+    "@skill-fixture": "the skill fixture agent is available",
     "@speech-to-text-model": "the speech-to-text model is available",
 }
 RUNTIME_READINESS_STEP = "the agent runtime backend is available"

@@ -230,6 +230,9 @@ class ConsoleClient:
     def list_skills(self, agent_id: str) -> SkillList:
         return self._call("GET", f"/agents/{agent_id}/skills", SkillList)
 
+    def remove_skill(self, agent_id: str, name: str) -> Draft:
+        return self._call("DELETE", f"/agents/{agent_id}/skills/{name}", Draft)
+
     # knowledge
     def create_dataset(self, name: str, description: str = "") -> Dataset:
         return self._call("POST", "/datasets", Dataset, json={"name": name, "description": description})

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import tomllib
 import wave
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from support.api.models import AgentConfig, Dataset, Model
+from support.api.models import AgentConfig, Dataset, Model, Skill
 from support.settings import Settings
 
 # Data, not code: the seed stage's folder holds it because that is where people edit it.
 DATA_DIR = Path(__file__).resolve().parents[2] / "seed" / "data"
 KNOWLEDGE_DIR = DATA_DIR / "knowledge"
+SKILLS_DIR = DATA_DIR / "skills"  # one folder per seeded skill, uploaded as its files
 
 ModelRole = Literal["stable", "decision"]
 
@@ -61,21 +62,32 @@ class AgentSpec(_Spec):
     description: str
     model: ModelRole
     datasets: tuple[str, ...]
-    # Everything but the model and the dataset ids, which only exist once seeded.
+    skills: tuple[str, ...] = ()  # folders of seed/data/skills/, uploaded through the console
+    # Everything but the model, the dataset ids and the skills, which only exist once seeded.
     config: AgentConfig
 
     @model_validator(mode="after")
     def _references_are_symbolic(self) -> AgentSpec:
-        if self.config.model is not None or self.config.knowledge.dataset_ids:
+        if self.config.model is not None or self.config.knowledge.dataset_ids or self.config.skills:
             raise ValueError(f"{self.key}: name the model and datasets by role/key, outside `config`")
         return self
 
-    def desired_config(self, model: Model, datasets: Mapping[str, Dataset]) -> AgentConfig:
-        """The exact config the seeded agent must have on this deployment."""
+    def desired_config(
+        self, model: Model, datasets: Mapping[str, Dataset], skills: Sequence[Skill] = ()
+    ) -> AgentConfig:
+        """The exact config the seeded agent must have on this deployment (`skills`: as the
+        console stored the spec's skills: support/seeded/skills.py)."""
         config = self.config.model_dump(mode="json")
         config["model"] = {"provider_id": model.provider_id, "name": model.name}
         config["knowledge"]["dataset_ids"] = [datasets[key].id for key in self.datasets]
+        config["skills"] = [skill.model_dump(mode="json") for skill in skills]
         return AgentConfig.model_validate(config)
+
+    def skill_files(self, name: str) -> list[tuple[str, bytes]]:
+        """The seeded skill's files, by their paths in its folder, sorted."""
+        folder = SKILLS_DIR / name
+        files = sorted(path for path in folder.rglob("*") if path.is_file())
+        return [(path.relative_to(folder).as_posix(), path.read_bytes()) for path in files]
 
 
 class VoiceClip(_Spec):

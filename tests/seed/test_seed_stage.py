@@ -71,6 +71,7 @@ def test_first_run_creates_everything_and_a_second_run_only_verifies(
         "full-config-agent": "created",
         "tool-states-agent": "created",
         "dual-retrieval-agent": "created",
+        "skill-agent": "created",
     }
 
     seeded = snapshot(settings)
@@ -216,7 +217,7 @@ def test_a_dead_provider_in_live_mode_blocks_with_owner_remediation_and_the_stri
     # Dependents are blocked too, naming why: never skipped.
     assert results["full-config-agent"]["status"] == "blocked"
     assert "stable-model" in results["full-config-agent"]["detail"]
-    assert report["blocked"] == 7
+    assert report["blocked"] == 8
     assert "blocked" in result.stdout and "owner: seed/model-provider" in result.stdout
 
     # Without --strict the same run reports, and exits 0.

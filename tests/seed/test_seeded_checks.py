@@ -173,6 +173,10 @@ def test_missing_and_drifted_fixtures_fail_with_owner_and_the_seed_command(
     console.upload_document(ready.id, "stray.md", b"Not part of the seed.")
     stray = "unexpected document stray.md"
     expect_prerequisite("seed/knowledge", stray, seeded_dataset, console, "ready-knowledge")
+    skill_agent = console.list_agents("e2e-seed-skill-agent").data[0]
+    console.remove_skill(skill_agent.id, "house-rules")
+    lost = "its skills are not seed/data/skills/ house-rules"
+    expect_prerequisite("seed/agents", lost, seeded_agent, console, settings, "skill")
 
 
 @pytest.fixture
