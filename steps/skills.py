@@ -145,8 +145,10 @@ def step_upload_enabled(context: Context) -> None:
 
 @then("the agent's draft skills are exactly:")
 def step_draft_skills(context: Context) -> None:
-    """The saved draft's skills (console API: the agent and its skills list) are exactly these, in
-    order: name, description and the files' paths joined by " / "."""
+    """The saved draft's skills are exactly these rows, in order.
+
+    Read from the console API (the agent, and its skills list): name, description and the files'
+    paths joined by " / "."""
     world: World = context.world
     expected = [{key: row[key] for key in row.headings} for row in data_table(context)]
     assert saved_skills(world) == expected, saved_skills(world)
