@@ -3,7 +3,7 @@
     .venv/bin/python -m benchmarks.scale [--sizes 100,1000] [--workers 2]
 
 Each size generates that many cheap scenarios of real steps (an agent created through the API,
-its draft read back: no page is opened) in a temporary folder under features/, runs them through
+its draft read back: no page is opened), ten to a feature file, in a temporary folder under features/, runs them through
 the PR lane as `make e2e` would, and reads the lane's own report. Printed per size: the lane's
 wall time; the scenarios' own time (the sum of their durations, divided by the workers); the
 harness's overhead per scenario, (wall - scenario time) / N; the tail after the last scenario
@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS_PER_FILE = 10  # about what the suite's own feature files hold
 SCENARIO = """
   Scenario: Scale {index}
     Given a basic configured agent named "Scale {index}" has been created via API
@@ -62,8 +63,12 @@ def run_size(size: int, workers: int) -> ScaleRun:
     folder = ROOT / "features" / f"_scale_{os.getpid()}"
     folder.mkdir()
     try:
-        body = "".join(SCENARIO.format(index=i, instructions=_instructions()) for i in range(1, size + 1))
-        (folder / "scale.feature").write_text(f"@core\nFeature: Scale\n{body}", encoding="utf-8")
+        for first in range(1, size + 1, SCENARIOS_PER_FILE):
+            last = min(first + SCENARIOS_PER_FILE, size + 1)
+            body = "".join(SCENARIO.format(index=i, instructions=_instructions()) for i in range(first, last))
+            (folder / f"scale_{first:05d}.feature").write_text(
+                f"@core\nFeature: Scale {first}\n{body}", encoding="utf-8"
+            )
         with tempfile.TemporaryDirectory(prefix="scale-") as artifacts:
             os.chmod(artifacts, 0o755)
             started = time.monotonic()

@@ -41,9 +41,10 @@ class PoolRunner(Runner):  # type: ignore[misc]  # Runner is Any: types-behave s
         # worker (failed before_all, Ctrl-C) must not take scenarios it will not run.
         while not self.aborted and (assignment := link.next_assignment()) is not None:
             location = FileLocation(assignment.ref.feature_path, assignment.ref.line)
-            feature = parse_features([location], language=self.config.lang)[0]
-            self.features.append(feature)
-            yield feature
+            # Not kept in self.features (behave's reporters get each feature as it ends): a worker
+            # holding every feature it ran grew by its whole feature file per scenario (1.5 GB at
+            # 1,000 scenarios, benchmarks/scale.py).
+            yield parse_features([location], language=self.config.lang)[0]
 
 
 def main(argv: list[str]) -> int:
