@@ -69,6 +69,37 @@ ALLOWANCES = (
         "the stored key is never sent to a host it was not saved for. JSON Schema cannot say "
         "'required when base_url names another host than the stored one'.",
     ),
+    Allowance(
+        operations=("update_env_var",),
+        check="positive_data_acceptance",
+        statuses=("2xx", "3xx", "401", "403", "404", "409", "429", "5xx", "422"),
+        reason="Making a secret variable plain needs a new value (422 value_required naming `value`, "
+        "as documented): the stored secret is never turned into plain text. JSON Schema cannot say "
+        "'required when the stored variable is secret'.",
+    ),
+    Allowance(
+        operations=("add_skill", "replace_skill"),
+        check="positive_data_acceptance",
+        statuses=("2xx", "3xx", "401", "403", "404", "409", "429", "5xx", "413", "415", "422"),
+        reason="A skill is files of the listed types holding a SKILL.md with its front matter (415 "
+        "unsupported_file_type, 422 for a missing or malformed SKILL.md, as documented): a multipart "
+        "schema can say neither a file's type nor its content.",
+    ),
+    Allowance(
+        operations=("import_env_file",),
+        check="negative_data_rejection",
+        statuses=("400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "5xx", "200"),
+        reason="A multipart part is bytes: a 'number' sent as the file is a one-line text file, read "
+        "and reported line by line as documented (skipped: no '='), not a type error.",
+    ),
+    Allowance(
+        operations=("save_web_app_settings",),
+        check="positive_data_acceptance",
+        statuses=("2xx", "3xx", "401", "403", "404", "409", "429", "5xx", "422"),
+        reason="The privacy policy link must be an http:// or https:// URL with a host (422 naming "
+        "privacy_policy_url, as documented), or empty; a schema format cannot say 'a URL or nothing' "
+        "in a way the generated client types.",
+    ),
 )
 
 

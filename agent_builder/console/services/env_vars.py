@@ -90,7 +90,9 @@ def update_env_var(db: Database, agent_id: str, name: str, body: EnvVarUpdate) -
         secret = bool(row["secret"]) if body.secret is None else body.secret
         if row["secret"] and not secret and body.value is None:
             # Turning a secret into a plain variable would show a value nobody may read.
-            raise ApiError(422, "value_required", "Enter a new value to make a secret variable a plain one.")
+            message = "Enter a new value to make a secret variable a plain one."
+            # A 422 is documented as a validation error: it names the field at fault.
+            raise ApiError(422, "value_required", message, errors=[{"field": "value", "message": message}])
         if secret and not row["secret"]:
             env_references.check_may_be_secret(conn, agent_id, name)
         value = row["value"] if body.value is None else seal(db, body.value)
