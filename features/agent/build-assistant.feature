@@ -145,6 +145,60 @@ Feature: The build assistant
       | Sandbox shell |
     And the proposal was saved as one new revision that keeps the model and parameters
 
+  Scenario: A proposal that adds a skill adds it once, however often it is applied
+    Given the agent has the skill "greeting" described as "Greets visitors." via API
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A release desk agent that answers in one sentence. Add the skill "release-notes" that turns a changelog into release notes.
+      """
+    Then the build assistant proposes:
+      | section | proposed                       | state   |
+      | Skills  | greeting / release-notes (new) | Changes |
+    When I apply the proposal
+    Then the skills card lists exactly:
+      | name          | description                           | files  |
+      | greeting      | Greets visitors.                      | 1 file |
+      | release-notes | Turns a changelog into release notes. | 1 file |
+    When I ask the build assistant for this agent:
+      """
+      A release desk agent that answers in one sentence. Add the skill "release-notes" that turns a changelog into release notes.
+      """
+    Then the build assistant proposes:
+      | section | proposed                 | state     |
+      | Skills  | greeting / release-notes | No change |
+    When I apply the proposal
+    Then the skills card lists exactly:
+      | name          | description                           | files  |
+      | greeting      | Greets visitors.                      | 1 file |
+      | release-notes | Turns a changelog into release notes. | 1 file |
+    When I refresh the page
+    Then the agent's draft skills are exactly:
+      | name          | description                           | files    |
+      | greeting      | Greets visitors.                      | SKILL.md |
+      | release-notes | Turns a changelog into release notes. | SKILL.md |
+
+  Scenario: A proposal that rewrites a skill the agent has replaces it in its place
+    Given the agent has the skill "release-notes" described as "Writes notes." via API
+    And the agent has the skill "greeting" described as "Greets visitors." via API
+    When I open the agent's configure page
+    And I ask the build assistant for this agent:
+      """
+      A release desk agent that answers in one sentence. Add the skill "release-notes" that turns a changelog into release notes.
+      """
+    Then the build assistant proposes:
+      | section | proposed                            | state   |
+      | Skills  | release-notes (replaced) / greeting | Changes |
+    When I apply the proposal
+    Then the skills card lists exactly:
+      | name          | description                           | files  |
+      | release-notes | Turns a changelog into release notes. | 1 file |
+      | greeting      | Greets visitors.                      | 1 file |
+    And the agent's draft skills are exactly:
+      | name          | description                           | files    |
+      | release-notes | Turns a changelog into release notes. | SKILL.md |
+      | greeting      | Greets visitors.                      | SKILL.md |
+
   Scenario: A failing decision model call is shown and leaves the draft alone
     Given the model provider fails the next call with status 500
     When I open the agent's configure page

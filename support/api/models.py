@@ -513,6 +513,20 @@ class ProposedItem(BaseModel):
     reason: str | None = Field(..., title='Reason')
 
 
+class ProposedSkill(BaseModel):
+    """
+    A skill the proposal adds (`new`), rewrites (`replaced`: the draft has one of that name) or
+    repeats exactly (`unchanged`). One that would exceed the skill limit is `available: false`
+    with a `reason`, and applying the proposal leaves it out.
+    """
+
+    name: str = Field(..., title='Name')
+    description: str = Field(..., title='Description')
+    change: Literal['new', 'replaced', 'unchanged'] = Field(..., title='Change')
+    available: bool = Field(..., title='Available')
+    reason: str | None = Field(..., title='Reason')
+
+
 class Provider(BaseModel):
     id: str = Field(..., title='Id')
     name: str = Field(..., title='Name')
@@ -906,6 +920,7 @@ class Proposal(BaseModel):
     suggested_questions: list[str] | None = Field(..., title='Suggested Questions')
     tools: list[ProposedItem] | None = Field(..., title='Tools')
     knowledge: list[ProposedItem] | None = Field(..., title='Knowledge')
+    skills: list[ProposedSkill] | None = Field(..., title='Skills')
 
 
 class Skill(BaseModel):

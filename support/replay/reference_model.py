@@ -20,6 +20,8 @@ The reply is a pure function of the conversation (no clock, no randomness; ids a
    - suggested_questions: every quoted text that ends with `?`;
    - tools: every `backticked` name;
    - knowledge: the quoted names after `attach the knowledge`.
+   - skills: for each `add the skill "NAME" that CLAUSE.`, a skill NAME described as CLAUSE
+     (capitalised, with its end mark) whose SKILL.md body is `# NAME` and that description.
 1. The last message is a tool result -> `Tool <name> returned: <content>` (content trimmed, at most
    500 characters).
 2. Otherwise the last user message decides; a tool is only called when it is offered:

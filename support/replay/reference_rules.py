@@ -54,6 +54,7 @@ _QUOTED = re.compile(r'"([^"]+)"')
 _FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)", re.DOTALL)
 _GREETING = re.compile(r'greet (?:users|people|visitors) with "([^"]+)"', re.IGNORECASE)
 _KNOWLEDGE = re.compile(r'attach the knowledge((?:,? (?:and )?"[^"]+")+)', re.IGNORECASE)
+_SKILL = re.compile(r'add the skill "([^"]+)" that ([^.!?]+[.!?])', re.IGNORECASE)
 
 
 def proposal(description: str) -> dict[str, Any]:
@@ -69,7 +70,14 @@ def proposal(description: str) -> dict[str, Any]:
         arguments["tools"] = tools
     if knowledge := _KNOWLEDGE.search(description):
         arguments["knowledge"] = _QUOTED.findall(knowledge[1])
+    if skills := _SKILL.findall(description):
+        arguments["skills"] = [_skill(name, clause) for name, clause in skills]
     return arguments
+
+
+def _skill(name: str, clause: str) -> dict[str, str]:
+    description = clause[0].upper() + clause[1:]
+    return {"name": name, "description": description, "instructions": f"# {name}\n\n{description}"}
 
 
 def answer(messages: list[dict[str, Any]], offered_tools: set[str]) -> Reply:

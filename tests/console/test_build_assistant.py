@@ -21,6 +21,12 @@ PROPOSAL = {
     "knowledge": ["Policies", "Missing dataset"],
 }
 
+SKILL = {
+    "name": "release-notes",
+    "description": "Turns a changelog into release notes.",
+    "instructions": "# Notes",
+}
+
 
 @pytest.fixture
 def agent_path(client: TestClient, fake_provider: FakeUpstream) -> str:
@@ -181,6 +187,16 @@ def test_discard_drops_the_proposal_only(
             "at most 5",
         ),
         (CallTool("propose_draft", {"colour": "blue"}), "invalid_proposal", "colour"),
+        (
+            CallTool("propose_draft", {"skills": [SKILL, {**SKILL, "description": "Again."}]}),
+            "invalid_proposal",
+            "two skills are named release-notes",
+        ),
+        (
+            CallTool("propose_draft", {"skills": [{**SKILL, "name": "Release Notes"}]}),
+            "invalid_proposal",
+            "skills.0.name",
+        ),
         (CallTool("propose_draft", "not json"), "invalid_proposal", "Invalid JSON"),
         (CallTool("something_else", {}), "proposal_failed", "without calling propose_draft"),
         (
@@ -233,3 +249,59 @@ def test_a_proposal_never_puts_a_secret_variable_into_the_instructions(
     assert "{{env.REGION}}" in assert_error(applying, 422, "secret_in_instructions")["message"]
     assert draft(client, agent_path) == before
     assert client.get(f"{agent_path}/build-assistant/proposal").json()["proposal"] is not None
+
+
+def _upload_skill(client: TestClient, path: str, skill_md: bytes) -> None:
+    response = client.post(f"{path}/skills", files=[("files", ("SKILL.md", skill_md))])
+    assert response.status_code == 201, response.text
+
+
+def _apply(client: TestClient, path: str) -> Any:
+    revision = draft(client, path)["revision"]
+    applied = client.post(f"{path}/build-assistant/proposal/apply", json={"revision": revision})
+    assert applied.status_code == 200, applied.text
+    return applied.json()["config"]["skills"]
+
+
+def test_a_proposed_skill_is_added_once_however_often_it_is_applied(
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
+) -> None:
+    greeting = b"---\nname: greeting\ndescription: Greets visitors.\n---\n"
+    _upload_skill(client, agent_path, greeting)
+    shown = propose(client, agent_path, fake_provider, {"skills": [SKILL]}).json()["skills"]
+    assert [(s["name"], s["description"], s["change"], s["available"]) for s in shown] == [
+        ("release-notes", "Turns a changelog into release notes.", "new", True)
+    ]
+    first = _apply(client, agent_path)
+    assert [(s["name"], [f["path"] for f in s["files"]]) for s in first] == [
+        ("greeting", ["SKILL.md"]),
+        ("release-notes", ["SKILL.md"]),
+    ]
+    again = propose(client, agent_path, fake_provider, {"skills": [SKILL]}).json()["skills"]
+    assert [s["change"] for s in again] == ["unchanged"]
+    assert _apply(client, agent_path) == first
+
+    rewritten = {**SKILL, "description": "Writes release notes."}
+    replaced = propose(client, agent_path, fake_provider, {"skills": [rewritten]}).json()["skills"]
+    assert [s["change"] for s in replaced] == ["replaced"]
+    assert [(s["name"], s["description"]) for s in _apply(client, agent_path)] == [
+        ("greeting", "Greets visitors."),
+        ("release-notes", "Writes release notes."),
+    ]
+
+
+def test_a_proposed_skill_past_the_limit_is_unavailable_and_left_out(
+    client: TestClient, agent_path: str, fake_provider: FakeUpstream
+) -> None:
+    for number in range(10):
+        text = f"---\nname: skill-{number}\ndescription: Skill {number}.\n---\n".encode()
+        _upload_skill(client, agent_path, text)
+    rewrite = {**SKILL, "name": "skill-3"}
+    shown = propose(client, agent_path, fake_provider, {"skills": [SKILL, rewrite]}).json()["skills"]
+    assert [(s["name"], s["available"], s["reason"]) for s in shown] == [
+        ("release-notes", False, "An agent can have at most 10 skills."),
+        ("skill-3", True, None),
+    ]
+    skills = _apply(client, agent_path)
+    assert [s["name"] for s in skills] == [f"skill-{number}" for number in range(10)]
+    assert skills[3]["description"] == "Turns a changelog into release notes."

@@ -237,7 +237,8 @@ def test_the_build_assistant_gets_a_proposal_built_from_the_description() -> Non
     description = (
         'A station concierge that answers in two sentences. Greet visitors with "Welcome aboard." '
         'Offer "Where is Ring 7?" and "When is dinner?". Use `knowledge_search` and `holo_deck`. '
-        'Attach the knowledge "e2e-seed-ready-knowledge" and "Old logs".'
+        'Attach the knowledge "e2e-seed-ready-knowledge" and "Old logs". '
+        'Add the skill "dock-times" that lists the docking times. Add the skill "menu" that reads the menu!'
     )
     assert proposal(description) == {
         "instructions": "A station concierge that answers in two sentences.",
@@ -245,6 +246,14 @@ def test_the_build_assistant_gets_a_proposal_built_from_the_description() -> Non
         "suggested_questions": ["Where is Ring 7?", "When is dinner?"],
         "tools": ["knowledge_search", "holo_deck"],
         "knowledge": ["e2e-seed-ready-knowledge", "Old logs"],
+        "skills": [
+            {
+                "name": "dock-times",
+                "description": "Lists the docking times.",
+                "instructions": "# dock-times\n\nLists the docking times.",
+            },
+            {"name": "menu", "description": "Reads the menu!", "instructions": "# menu\n\nReads the menu!"},
+        ],
     }
     assert proposal("Just a helper.") == {"instructions": "Just a helper."}  # the rest is left alone
     reply = answer(_user(description), {"propose_draft"})

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from agent_builder.console.errors import ApiError
 from agent_builder.console.schemas.build_assistant import DraftProposal
+from agent_builder.console.schemas.skills import MAX_SKILLS, SKILL_NAME_PATTERN
 from agent_builder.console.services.providers import ModelEndpoint
 from agent_builder.provider_errors import provider_refusal
 
@@ -23,6 +24,16 @@ MODEL_CALLER = "build_assistant"
 TOOL_NAME = "propose_draft"
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
 _LIST = {"type": "array", "items": {"type": "string"}}
+_SKILL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "description", "instructions"],
+    "properties": {
+        "name": {"type": "string", "pattern": SKILL_NAME_PATTERN, "maxLength": 64},
+        "description": {"type": "string", "description": "one line: what the skill does, when to use it"},
+        "instructions": {"type": "string", "description": "the skill's SKILL.md body (Markdown)"},
+    },
+}
 PROPOSE_DRAFT = {
     "type": "function",
     "function": {
@@ -37,6 +48,12 @@ PROPOSE_DRAFT = {
                 "suggested_questions": {**_LIST, "maxItems": 5, "description": "questions users can pick"},
                 "tools": {**_LIST, "description": "names of the tools to enable, from the catalog"},
                 "knowledge": {**_LIST, "description": "names of the knowledge datasets to attach"},
+                "skills": {
+                    "type": "array",
+                    "maxItems": MAX_SKILLS,
+                    "description": "skills to add; one named like a skill the agent has rewrites it",
+                    "items": _SKILL,
+                },
             },
         },
     },

@@ -146,16 +146,28 @@ def _unquote(value: str) -> str:
     return value
 
 
-def store(conn: sqlite3.Connection, files: dict[str, bytes]) -> Skill:
-    """The skill these (checked) files make, its archive stored unless it already was."""
+def written(name: str, description: str, instructions: str) -> dict[str, bytes]:
+    """A one-file skill: its SKILL.md with this front matter and body (the build assistant's)."""
+    # The description is quoted so that one starting and ending with a quote reads back as written.
+    text = f'---\nname: {name}\ndescription: "{description}"\n---\n\n{instructions.strip()}\n'
+    return {SKILL_MD: text.encode("utf-8")}
+
+
+def described(files: dict[str, bytes]) -> Skill:
+    """The skill these files make, as a draft names it (checked; nothing stored)."""
     name, description = check_files(files)
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(f"{path}\0{len(files[path])}\0".encode())
         digest.update(files[path])
-    archive_id = digest.hexdigest()
     listed = [SkillFile(path=path, size=len(files[path])) for path in sorted(files)]
-    skill = Skill(name=name, description=description, archive_id=archive_id, files=listed)
+    return Skill(name=name, description=description, archive_id=digest.hexdigest(), files=listed)
+
+
+def store(conn: sqlite3.Connection, files: dict[str, bytes]) -> Skill:
+    """The skill these (checked) files make, its archive stored unless it already was."""
+    skill = described(files)
+    archive_id = skill.archive_id
     conn.execute(
         "INSERT OR IGNORE INTO skill_archives (id, skill, files, created_at) VALUES (?, ?, ?, ?)",
         (

@@ -29,14 +29,27 @@ function sections(config, proposal, names) {
     const attached = config.knowledge.dataset_ids.map((id) => ({ text: names.datasets[id] || 'Unknown dataset' }));
     rows.push(['Knowledge', attached, items(proposal.knowledge)]);
   }
+  if (proposal.skills !== null) rows.push(['Skills', config.skills.map((skill) => ({ text: skill.name })), skills(config, proposal)]);
   return rows;
+}
+
+// The draft's skills once applied: each in its place (noted when the proposal rewrites it), then
+// the proposal's new ones.
+function skills(config, proposal) {
+  const proposed = new Map(proposal.skills.map((skill) => [skill.name, skill]));
+  const kept = config.skills.map((skill) => ({
+    text: skill.name, note: proposed.get(skill.name)?.change === 'replaced' ? 'replaced' : null,
+  }));
+  const added = proposal.skills.filter((skill) => !config.skills.some((held) => held.name === skill.name))
+    .map((skill) => ({ text: skill.name, note: skill.available ? 'new' : 'unavailable' }));
+  return [...kept, ...added];
 }
 
 function cell(list) {
   if (!list.length) return h('td', { class: 'muted' }, 'None');
   if (list.length === 1 && !list[0].note) return h('td', {}, h('div', { class: 'proposal-text' }, list[0].text));
   return h('td', {}, h('ul', { class: 'proposal-items' }, list.map(({ text, note }) => h('li', {}, text,
-    note && h('span', { class: 'badge warning' }, ` (${note})`)))));
+    note && h('span', { class: note === 'unavailable' ? 'badge warning' : 'badge' }, ` (${note})`)))));
 }
 
 const same = (a, b) => JSON.stringify(a.map((item) => item.text)) === JSON.stringify(b.map((item) => item.text))
@@ -65,7 +78,8 @@ class BuildAssistant {
       ([label, now, next]) => h('tr', {},
         h('th', { scope: 'row' }, label, h('span', { class: 'change-state' }, same(now, next) ? 'No change' : 'Changes')),
         cell(now), cell(next))));
-    const missing = [...(pending.tools || []), ...(pending.knowledge || [])].filter((item) => !item.available);
+    const missing = [...(pending.tools || []), ...(pending.knowledge || []), ...(pending.skills || [])]
+      .filter((item) => !item.available);
     showAlert(byId('proposal-unavailable'), missing.length ? 'Not applied, because it is unavailable:' : '',
       missing.map((item) => `${item.name}: ${item.reason}`));
   }
