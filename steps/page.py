@@ -15,6 +15,13 @@ def step_refresh(context: Context) -> None:
     world.page.reload()
 
 
+@when("I reload the page and choose to stay when the browser asks")
+def step_reload_and_stay(context: Context) -> None:
+    """Reload; the browser must ask before leaving the page, and the user stays on it."""
+    world: World = context.world
+    BrowserPage(world.page).reload_and_stay(world.settings.timeout_ms)
+
+
 @then("the page never shows the secret {string}")
 def step_secret_not_shown(context: Context, secret: str) -> None:
     """Neither the page's visible text nor its HTML contains the secret."""

@@ -248,7 +248,7 @@ def recall_section(outcomes: list[Outcome]) -> tuple[str, bool]:
     except StaleMap:
         impact = None
     pr_lane = select_scenarios(behave_args("pr"))
-    return recall_text(recall_of(outcomes, impact, ROOT), pr_lane)
+    return recall_text(recall_of(outcomes, impact, ROOT, pr_lane), pr_lane)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from pathlib import Path
 from ci.mutants.runner import Outcome
 from support.lanes.impact_map import ImpactMap, StaleMap
 from support.lanes.selection import ScenarioRef
-from support.lanes.since import Selection, keep_runners
+from support.lanes.since import Selection, keep_runners, keep_unmeasured
 
 MEDIAN_SHARE_GOAL = 0.25
 
@@ -66,17 +66,21 @@ def selection_for(file: str, find: str, replace: str, impact: ImpactMap | None, 
     return selection
 
 
-def recall_of(outcomes: Sequence[Outcome], impact: ImpactMap | None, root: Path) -> list[Recall]:
-    """One entry per catalogue mutant that lane scenarios killed."""
+def recall_of(
+    outcomes: Sequence[Outcome], impact: ImpactMap | None, root: Path, lane: Sequence[ScenarioRef]
+) -> list[Recall]:
+    """One entry per catalogue mutant that lane scenarios killed. `lane`: the PR lane, whose
+    scenarios the map has not measured `--since` keeps with any product change."""
     proofs = []
     for outcome in outcomes:
         mutant = outcome.mutant
         killers = frozenset(by.split(" ", 1)[0] for by in outcome.killed_by if by.startswith("features/"))
         if mutant.capability == "generated" or not killers:
             continue
-        proofs.append(
-            Recall(mutant.id, killers, selection_for(mutant.file, mutant.find, mutant.replace, impact, root))
-        )
+        selection = selection_for(mutant.file, mutant.find, mutant.replace, impact, root)
+        if impact is not None and selection.whole is None:
+            keep_unmeasured([*(ref.location for ref in lane), *killers], impact, selection)
+        proofs.append(Recall(mutant.id, killers, selection))
     return proofs
 
 

@@ -117,3 +117,19 @@ Feature: Agent files at their edges
     Then the agent files are exactly:
       | name        |
       | handbook.md |
+
+  Scenario: Reloading while a file uploads asks first, and staying keeps the upload going
+    When I open the agent's configure page
+    And the console holds the next file upload
+    And I upload the agent file "handbook.md" containing "Still on its way."
+    And I reload the page and choose to stay when the browser asks
+    Then the file status reads "Uploading handbook.md…"
+    When the held file upload is answered
+    Then the file status reads "Uploaded handbook.md"
+    And the agent files are exactly:
+      | name        |
+      | handbook.md |
+    When I refresh the page
+    Then the agent files are exactly:
+      | name        |
+      | handbook.md |

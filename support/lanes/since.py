@@ -7,8 +7,9 @@ call's first line); lines inserted between two lines count as both. Everything t
 attribute runs the whole lane, saying why: a change to the harness, a dependency or anything
 else outside features/, steps/ and agent_builder/; a product file the map has not measured as it
 is at REF (changed since the map, or new); a line that runs while the services start; a
-template, a stylesheet or another file no coverage measures. Docs and unit tests change nothing
-a scenario runs. The post-merge and nightly lanes never take `--since`.
+template, a stylesheet or another file no coverage measures. A scenario the map has not measured
+(new, or moved since: the map knows scenarios by `file:line`) runs with any product change. Docs
+and unit tests change nothing a scenario runs. The post-merge and nightly lanes never take `--since`.
 """
 
 from __future__ import annotations
@@ -102,12 +103,24 @@ def select(
     if outside:
         selection.whole = f"{outside[0]} changed, and the impact map covers only the product"
         return selection
-    for path in (p for p in changed if p.startswith("agent_builder/")):
+    product = [p for p in changed if p.startswith("agent_builder/")]
+    for path in product:
         why = _product_change(ref, path, impact, selection, root)
         if why:
             selection.whole = why
             return selection
+    if product and impact is not None:
+        keep_unmeasured((ref_.location for ref_ in refs), impact, selection)
     return selection
+
+
+def keep_unmeasured(locations: Iterable[str], impact: ImpactMap, selection: Selection) -> None:
+    """Keeps the scenarios the map has not measured: it names them by `file:line`, so one added or
+    moved since it was measured may run any changed line."""
+    measured = {scenario.partition(" ")[2] for scenario in impact.scenarios}
+    for location in locations:
+        if location not in measured:
+            selection.keep(location, "the impact map has not measured it (new, or moved since)")
 
 
 def _product_change(

@@ -50,6 +50,17 @@ class BrowserPage:
         self.page.keyboard.press("Escape")
         self.page.get_by_role("dialog").wait_for(state="hidden")
 
+    def reload_and_stay(self, timeout_ms: float) -> None:
+        """Start a reload and answer "Stay" when the browser asks before leaving; fails if it
+        does not ask (the page would be gone)."""
+        # Through the page's own location.reload(): Page.reload() would wait for a load that
+        # never comes once the user stays.
+        with self.page.expect_event("dialog", timeout=timeout_ms) as asked:
+            self.page.evaluate("() => { setTimeout(() => location.reload()); }")
+        dialog = asked.value
+        assert dialog.type == "beforeunload", f"reloading opened a {dialog.type} dialog: {dialog.message}"
+        dialog.dismiss()
+
     def describe(self) -> str:
         """Where the browser is, for a failure message: the address and any open dialog."""
         dialogs = self.page.locator("dialog[open]")

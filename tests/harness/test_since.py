@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ci.mutants.recall import edited_lines, selection_for
+from ci.mutants.catalogue_loader import Check, Mutant
+from ci.mutants.recall import edited_lines, recall_of, selection_for
+from ci.mutants.runner import Outcome
 from support.lanes.impact_map import FileImpact, ImpactMap
 from support.lanes.selection import ScenarioRef
 from support.lanes.since import Selection, select, statement_line
@@ -37,12 +39,17 @@ def repo(tmp_path: Path) -> Path:
 def _select(repo: Path, used_steps: set[str] | None = None) -> Selection:
     """Selected with a map measured on the committed x.py: line 5 (a call over two lines) and 7
     run by features/a.feature:3; 1 and 4 at start-up; 11 by nothing."""
+    return select("HEAD", SCENARIOS, _impact(repo), lambda modules: used_steps or set(), repo)
+
+
+def _impact(repo: Path) -> ImpactMap:
+    """The map of `_select`; features/b.feature:5 runs line 9 (blank: no edit reaches it)."""
     runs = frozenset({"pr features/a.feature:3"})
     measured = subprocess.run(
         ["git", "rev-parse", "HEAD:agent_builder/x.py"], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.strip()
-    impact = ImpactMap("base", {"agent_builder/x.py": FileImpact(measured, {5: runs, 7: runs}, {1, 4})})
-    return select("HEAD", SCENARIOS, impact, lambda modules: used_steps or set(), repo)
+    lines = {5: runs, 7: runs, 9: frozenset({"pr features/b.feature:5"})}
+    return ImpactMap("base", {"agent_builder/x.py": FileImpact(measured, lines, {1, 4})})
 
 
 def _edit(repo: Path, path: str, old: str, new: str) -> None:
@@ -59,6 +66,24 @@ def test_a_changed_line_keeps_the_scenarios_that_run_it(repo: Path) -> None:
 
     assert selection.whole is None
     assert selection.kept == {"features/a.feature:3": "it runs agent_builder/x.py:7"}
+
+
+def test_a_scenario_the_map_has_not_measured_runs_with_any_product_change(repo: Path) -> None:
+    """The map names scenarios by file:line: one added or moved since it was measured is unknown."""
+    moved = ScenarioRef("features/a.feature", 12, "moved down by an edit above it")
+    impact = _impact(repo)
+    _edit(repo, "features/a.feature", "", "  Scenario: new\n")
+    only_feature = select("HEAD", [*SCENARIOS, moved], impact, lambda modules: set(), repo)
+    assert only_feature.whole is None and "features/a.feature:12" in only_feature.kept  # its file changed
+    _edit(repo, "agent_builder/x.py", "return 0", "return 1")  # a line no measured scenario runs
+    _git(repo, "add", "features/a.feature")
+    _git(repo, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "scenario")
+
+    selection = select("HEAD", [*SCENARIOS, moved], impact, lambda modules: set(), repo)
+
+    assert selection.kept == {
+        "features/a.feature:12": "the impact map has not measured it (new, or moved since)"
+    }
 
 
 def test_a_continuation_line_counts_as_its_statement(repo: Path) -> None:
@@ -131,3 +156,19 @@ def test_a_mutants_edit_selects_like_the_diff_a_developer_would_make(repo: Path)
     assert "outside what the impact map measures" in str(
         selection_for("support/world.py", "a", "b", impact, repo).whole
     )
+
+
+def test_the_recall_proof_counts_a_killer_the_map_has_not_measured_as_selected(repo: Path) -> None:
+    find, replace = "    return n < limit\n", "    return n <= limit\n"
+    mutant = Mutant("m", "limit off by one", "agent_builder/x.py", find, replace, Check(), "console_api")
+    killers = (
+        "features/a.feature:3 runs allowed [Then ...]",
+        "features/c.feature:9 written since the map [Then ...]",
+    )
+    outcome = Outcome(mutant, killed=True, killed_by=killers, wall_s=1.0)
+
+    (proof,) = recall_of([outcome], _impact(repo), repo, SCENARIOS)
+
+    assert proof.missed == frozenset()
+    assert proof.selection.kept["features/c.feature:9"].startswith("the impact map has not measured it")
+    assert "features/b.feature:5" not in proof.selection.kept  # measured, and runs no edited line
