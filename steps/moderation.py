@@ -9,8 +9,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api.models import AnswerEvent, MessageEndEvent, MessageReplaceEvent
-from support.api.service import ServiceApiError
-from support.api_setup.access import service_api_client
+from support.api_setup.access import ask_service_api_blocking, service_api_client
 from support.api_setup.agents import saved_agent
 from support.api_setup.moderation import moderate, moderation_as_read, preview_conversation, stored_as_read
 from support.step_helpers import LONG_WAIT_MS, data_table, doc_string, need
@@ -196,35 +195,18 @@ def step_watch_preview(context: Context) -> None:
     PreviewPane(context.world.page).watch_replies()
 
 
-def _ask_service_api(world: World, query: str, same_conversation: bool) -> None:
-    state = world.agent_builder.service_api_chat
-    conversation_id = None
-    if same_conversation:
-        conversation_id = need(state.ended, "no service API conversation was started").conversation_id
-    try:
-        answer = service_api_client(world).chat_blocking(query, conversation_id)
-    except ServiceApiError as error:
-        state.refused, state.answer = error, None
-        return
-    state.refused, state.answer = None, answer.answer
-    state.ended = MessageEndEvent(
-        conversation_id=answer.conversation_id,
-        message_id=answer.message_id,
-        usage=answer.usage,
-        moderated=answer.moderated,
-    )
-
-
 @when("I ask the service API {string} with that key")
 def step_ask_service_api(context: Context, query: str) -> None:
     """Ask in blocking mode with "that key", in a new conversation; the answer is kept."""
-    _ask_service_api(context.world, query, same_conversation=False)
+    ask_service_api_blocking(context.world, query, None)
 
 
 @when("I ask the service API {string} with that key in the same conversation")
 def step_ask_service_api_again(context: Context, query: str) -> None:
     """Ask in blocking mode in the conversation the last answer named."""
-    _ask_service_api(context.world, query, same_conversation=True)
+    world: World = context.world
+    ended = need(world.agent_builder.service_api_chat.ended, "no service API conversation was started")
+    ask_service_api_blocking(world, query, ended.conversation_id)
 
 
 @when("I ask the service API {string} with that key, streaming")

@@ -5,9 +5,14 @@ from behave import given, then, when
 from behave.runner import Context
 
 from support.api.models import AnswerEvent, MessageEndEvent
-from support.api.service import END_USER, ServiceApiError
+from support.api.service import END_USER
 from support.api.web_app import conversation_status
-from support.api_setup.access import another_published_agent_key, public_urls, service_api_client
+from support.api_setup.access import (
+    another_published_agent_key,
+    ask_service_api_blocking,
+    public_urls,
+    service_api_client,
+)
 from support.api_setup.agents import current_agent, saved_agent
 from support.goldens import check_text, event_sequence
 from support.step_helpers import need
@@ -19,23 +24,6 @@ def _conversation_id(world: World) -> str:
     """The conversation the last service API chat started."""
     ended = need(world.agent_builder.service_api_chat.ended, "no service API conversation was started")
     return ended.conversation_id
-
-
-def _chat_blocking(world: World, query: str, conversation_id: str | None) -> None:
-    state = world.agent_builder.service_api_chat
-    try:
-        answer = service_api_client(world).chat_blocking(query, conversation_id)
-    except ServiceApiError as error:
-        state.refused, state.answer = error, None
-        return
-    state.refused, state.answer = None, answer.answer
-    # What a client keeps to go on: the conversation to continue, the message and its usage.
-    state.ended = MessageEndEvent(
-        conversation_id=answer.conversation_id,
-        message_id=answer.message_id,
-        usage=answer.usage,
-        outputs=answer.outputs,
-    )
 
 
 def _chat_streaming(world: World, query: str, conversation_id: str | None) -> None:
@@ -52,7 +40,7 @@ def _chat_streaming(world: World, query: str, conversation_id: str | None) -> No
 @SERVICE_API_CHAT
 def step_send_blocking(context: Context, query: str) -> None:
     """Send the query with "that key" in blocking mode; a refusal is kept for later steps."""
-    _chat_blocking(context.world, query, None)
+    ask_service_api_blocking(context.world, query, None)
 
 
 @when("I send {string} to the service API in the same conversation")
@@ -60,7 +48,7 @@ def step_send_blocking(context: Context, query: str) -> None:
 def step_send_same_conversation(context: Context, query: str) -> None:
     """Send the query in the conversation the previous call started."""
     world: World = context.world
-    _chat_blocking(world, query, _conversation_id(world))
+    ask_service_api_blocking(world, query, _conversation_id(world))
 
 
 @when("I send {string} to the service API in streaming mode")

@@ -3,10 +3,10 @@ API keys, and the service API client "that key" opens."""
 
 from __future__ import annotations
 
-from support.api.models import ApiKey, Model
+from support.api.models import ApiKey, MessageEndEvent, Model
 from support.api.public_routes import Answer, VisitorConversation, integrator_request, visitor_request
 from support.api.seeding_router import SeededConversation
-from support.api.service import END_USER, ServiceApiClient
+from support.api.service import END_USER, ServiceApiClient, ServiceApiError
 from support.api_setup.agents import (
     agent_by_label,
     create_runnable_agent,
@@ -92,6 +92,25 @@ def service_api_client(world: World, secret: str | None = None) -> ServiceApiCli
     hint = "no API key exists in this scenario: add 'an API key has been created via API'"
     secret = need(secret or world.agent_builder.access_point.shown_api_key_secret, hint)
     return ServiceApiClient(public_urls(world).service_api, secret)
+
+
+def ask_service_api_blocking(world: World, query: str, conversation_id: str | None) -> None:
+    """Ask with "that key" in blocking mode; keep the answer, or the refusal, and what a client
+    keeps to go on: the conversation to continue, the message, its usage, outputs and moderation."""
+    state = world.agent_builder.service_api_chat
+    try:
+        answer = service_api_client(world).chat_blocking(query, conversation_id)
+    except ServiceApiError as error:
+        state.refused, state.answer = error, None
+        return
+    state.refused, state.answer = None, answer.answer
+    state.ended = MessageEndEvent(
+        conversation_id=answer.conversation_id,
+        message_id=answer.message_id,
+        usage=answer.usage,
+        outputs=answer.outputs,
+        moderated=answer.moderated,
+    )
 
 
 def another_published_agent_key(world: World, model: Model) -> str:

@@ -4,6 +4,8 @@ nobody's edit), like the web app settings."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from agent_builder.console.db import Database
 from agent_builder.console.errors import ApiError, not_found
 from agent_builder.console.schemas.agents import AgentConfig, Draft
@@ -30,8 +32,12 @@ def list_skills(db: Database, agent_id: str) -> SkillList:
     return SkillList(data=find_draft(db, agent_id).config.skills, limits=LIMITS)
 
 
-def _draft(conn_row_config: str) -> AgentConfig:
-    return AgentConfig.model_validate_json(conn_row_config)
+def _draft(conn: sqlite3.Connection, agent_id: str) -> tuple[AgentConfig, int]:
+    """The agent's draft and its revision, read inside the write that changes them."""
+    row = conn.execute("SELECT draft_config, draft_revision FROM agents WHERE id = ?", (agent_id,)).fetchone()
+    if row is None:
+        raise not_found("Agent")
+    return AgentConfig.model_validate_json(row["draft_config"]), row["draft_revision"]
 
 
 def add_skill(db: Database, agent_id: str, uploads: list[tuple[str, bytes]]) -> Draft:
@@ -39,12 +45,7 @@ def add_skill(db: Database, agent_id: str, uploads: list[tuple[str, bytes]]) -> 
     `skill_limit_reached` at MAX_SKILLS (counted inside the write)."""
     files = skill_archives.unpack(uploads)
     with db.write() as conn:
-        row = conn.execute(
-            "SELECT draft_config, draft_revision FROM agents WHERE id = ?", (agent_id,)
-        ).fetchone()
-        if row is None:
-            raise not_found("Agent")
-        config = _draft(row["draft_config"])
+        config, revision = _draft(conn, agent_id)
         skill = skill_archives.store(conn, files)
         if any(held.name == skill.name for held in config.skills):
             raise ApiError(
@@ -57,19 +58,14 @@ def add_skill(db: Database, agent_id: str, uploads: list[tuple[str, bytes]]) -> 
                 f"An agent can have at most {MAX_SKILLS} skills. Remove a skill to add another.",
             )
         updated = config.model_copy(update={"skills": [*config.skills, skill]})
-        return write_draft(conn, agent_id, row["draft_revision"], updated)
+        return write_draft(conn, agent_id, revision, updated)
 
 
 def replace_skill(db: Database, agent_id: str, name: str, uploads: list[tuple[str, bytes]]) -> Draft:
     """The draft with the skill `name` replaced in place by the upload, which must keep its name."""
     files = skill_archives.unpack(uploads)
     with db.write() as conn:
-        row = conn.execute(
-            "SELECT draft_config, draft_revision FROM agents WHERE id = ?", (agent_id,)
-        ).fetchone()
-        if row is None:
-            raise not_found("Agent")
-        config = _draft(row["draft_config"])
+        config, revision = _draft(conn, agent_id)
         index = _index(config, name)
         skill = skill_archives.store(conn, files)
         if skill.name != name:
@@ -78,24 +74,15 @@ def replace_skill(db: Database, agent_id: str, name: str, uploads: list[tuple[st
             )
         skills: list[Skill] = [*config.skills]
         skills[index] = skill
-        return write_draft(
-            conn, agent_id, row["draft_revision"], config.model_copy(update={"skills": skills})
-        )
+        return write_draft(conn, agent_id, revision, config.model_copy(update={"skills": skills}))
 
 
 def remove_skill(db: Database, agent_id: str, name: str) -> Draft:
     with db.write() as conn:
-        row = conn.execute(
-            "SELECT draft_config, draft_revision FROM agents WHERE id = ?", (agent_id,)
-        ).fetchone()
-        if row is None:
-            raise not_found("Agent")
-        config = _draft(row["draft_config"])
+        config, revision = _draft(conn, agent_id)
         index = _index(config, name)
         skills = [skill for position, skill in enumerate(config.skills) if position != index]
-        return write_draft(
-            conn, agent_id, row["draft_revision"], config.model_copy(update={"skills": skills})
-        )
+        return write_draft(conn, agent_id, revision, config.model_copy(update={"skills": skills}))
 
 
 def _index(config: AgentConfig, name: str) -> int:
