@@ -73,8 +73,11 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
 
 
 def before_step(context: Context, step: Step) -> None:
+    world: World = context.world
+    if world.page_coverage is not None:  # before a navigation the last step started takes it along
+        world.page_coverage.collect(world.console_url)
     # Whatever the last step left loading (a navigation, a reload) must finish before this one acts.
-    wait_until_loaded(context.world.page)
+    wait_until_loaded(world.page)
 
 
 def after_scenario(context: Context, scenario: Scenario) -> None:

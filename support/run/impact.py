@@ -61,11 +61,16 @@ def enter_scenario(folder: Path, scenario: str) -> None:
 
 @dataclass
 class PageCoverage:
-    """Precise coverage of the pages of one scenario's browser context."""
+    """Precise coverage of the pages of one scenario's browser context.
+
+    A document's coverage goes with it when its page navigates, so it is taken before every step
+    (`collect`) as well as at the end: only lines run by a step before a navigation it makes
+    itself (a link's click handler) can still be missed."""
 
     folder: Path
     scenario: str
     sessions: list[CDPSession] = field(default_factory=list)
+    lines: dict[str, set[int]] = field(default_factory=dict)  # console script -> lines run so far
 
     def watch(self, context: BrowserContext, first_page: Page) -> None:
         self._start(context, first_page)
@@ -77,9 +82,8 @@ class PageCoverage:
         session.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": True})
         self.sessions.append(session)
 
-    def save(self, console_url: str) -> None:
-        """The executed lines of each console script, from every page still open."""
-        lines: dict[str, set[int]] = {}
+    def collect(self, console_url: str) -> None:
+        """Adds the lines each open page's console scripts ran since the last time."""
         for session in self.sessions:
             try:
                 scripts = session.send("Profiler.takePreciseCoverage")["result"]
@@ -89,12 +93,16 @@ class PageCoverage:
                 path = urlsplit(script["url"]).path
                 if path.startswith(STATIC_PREFIX) and script["url"].startswith(console_url):
                     source = _served_source(script["url"])
-                    lines.setdefault(_static_name(path), set()).update(executed_lines(source, script))
+                    self.lines.setdefault(_static_name(path), set()).update(executed_lines(source, script))
+
+    def save(self, console_url: str) -> None:
+        """The executed lines of each console script, over the whole scenario."""
+        self.collect(console_url)
         out = self.folder / "js"
         out.mkdir(exist_ok=True)
         target = out / f"{os.getpid()}-{time.monotonic_ns()}.json"
         target.write_text(
-            json.dumps({"scenario": self.scenario, "lines": {k: sorted(v) for k, v in lines.items()}}),
+            json.dumps({"scenario": self.scenario, "lines": {k: sorted(v) for k, v in self.lines.items()}}),
             encoding="utf-8",
         )
 

@@ -1,13 +1,20 @@
 """The impact map (ci/impact/): JavaScript coverage read as lines, the map's file round trip, and
 a map that no longer describes a file refusing to answer for it."""
 
+import functools
+import http.server
+import json
+import shutil
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from ci.impact.build import _runnable
 from support.lanes.impact_map import FileImpact, ImpactMap, StaleMap, blob_of
-from support.run.impact import _static_name, executed_lines
+from support.run.impact import PageCoverage, _static_name, executed_lines
 
 SCRIPT = "function a() {\n  return 1;\n}\nfunction b() {\n  if (x) {\n    y();\n  }\n}\nb();\n"
 
@@ -75,3 +82,48 @@ def test_the_map_round_trips_and_refuses_a_changed_file(tmp_path: Path) -> None:
         loaded.impact_of("agent_builder/x.py", tmp_path)
     with pytest.raises(StaleMap, match="not in the impact map"):
         loaded.impact_of("agent_builder/y.py", tmp_path)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[str]:
+    """Two pages, each running its own script under /static/, served over real HTTP."""
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "first.js").write_text("function first() {\n  return 1;\n}\nfirst();\n")
+    (tmp_path / "static" / "second.js").write_text("function second() {\n  return 2;\n}\nsecond();\n")
+    for name in ("first", "second"):
+        (tmp_path / f"{name}.html").write_text(f"<script src='/static/{name}.js'></script>")
+    handler = functools.partial(_QuietHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
+    site: str, tmp_path: Path
+) -> None:
+    executable = shutil.which("chromium-headless-shell")
+    assert executable, "make setup installs chromium-headless-shell"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable)
+        context = browser.new_context()
+        page = context.new_page()
+        coverage = PageCoverage(tmp_path, "pr features/a.feature:3")
+        coverage.watch(context, page)
+        page.goto(f"{site}/first.html")
+        coverage.collect(site)  # what the before_step hook does
+        page.goto(f"{site}/second.html")  # first.js's document, and its coverage, are gone
+        coverage.save(site)
+        browser.close()
+
+    (saved,) = (tmp_path / "js").glob("*.json")
+    assert json.loads(saved.read_text()) == {
+        "scenario": "pr features/a.feature:3",
+        "lines": {"first.js": [1, 2, 3, 4], "second.js": [1, 2, 3, 4]},
+    }
