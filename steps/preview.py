@@ -83,6 +83,12 @@ def step_reply_marked(context: Context, status: str) -> None:
     expect(preview.reply_status(preview.last_reply, status)).to_be_visible(timeout=LONG_WAIT_MS)
 
 
+@then("the preview conversation shows no error")
+def step_preview_no_error(context: Context) -> None:
+    """No alert in the preview's conversation (a stop that worked says nothing failed)."""
+    expect(_preview(context.world).conversation_errors).to_have_count(0)
+
+
 @when("I restart the preview")
 def step_restart(context: Context) -> None:
     """Click Restart: the preview starts a new conversation."""

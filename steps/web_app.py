@@ -118,6 +118,13 @@ def step_reply_marked(context: Context, status: str) -> None:
     expect(web_app.reply_status(web_app.last_reply, status)).to_be_visible(timeout=LONG_WAIT_MS)
 
 
+@then("the conversation shows no error")
+@WEB_APP_CHAT
+def step_no_error(context: Context) -> None:
+    """No alert in the web app's conversation (a stop that worked says nothing failed)."""
+    expect(_web_app(context.world).conversation_errors).to_have_count(0)
+
+
 @then("the composer accepts another message")
 @WEB_APP_CHAT
 def step_composer_ready(context: Context) -> None:
@@ -149,10 +156,12 @@ def step_tool_result(context: Context, name: str, text: str) -> None:
 @then("the tool {string} shows an error mentioning {string}")
 @WEB_APP_CHAT
 def step_tool_error(context: Context, name: str, text: str) -> None:
-    """The tool call's panel shows an error containing the text."""
-    tool = _web_app(context.world).tool(name)
+    """The tool call's panel says "Failed", is drawn as an error, and its error contains the text."""
+    web_app = _web_app(context.world)
+    tool = web_app.tool(name)
     expect(tool).to_contain_text(re.compile(re.escape(text), re.IGNORECASE), timeout=LONG_WAIT_MS)
-    expect(tool).to_contain_text("error", ignore_case=True)
+    expect(web_app.tool_state(name)).to_have_text("Failed")
+    expect(tool).to_have_class(re.compile(r"\berror\b"))  # the danger colours (console.css)
 
 
 @then("the tool {string} shows exactly the result {string}")

@@ -50,8 +50,9 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
 def _runnable(lane: str, context: str, root: Path) -> str:
     """A scenario's context is its `file:line`; a test's (coverage's `test_function`) is its
     dotted name, made a pytest node id here: `tests.console.test_x.TestY.test_z`, or, for a test
-    folder without `__init__.py` (pytest imports its modules by their own name), `test_x.test_z`."""
-    if lane != "tests":
+    folder without `__init__.py` (pytest imports its modules by their own name), `test_x.test_z`.
+    A service a test started measured for the test's file, already a node id."""
+    if lane != "tests" or context.endswith(".py"):
         return context
     parts = context.split(".")
     for cut in range(len(parts) - 1, 0, -1):

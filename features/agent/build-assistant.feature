@@ -47,7 +47,11 @@ Feature: The build assistant
       """
       A greenhouse helper that answers from the station handbook. Greet visitors with "Welcome to the greenhouse." Offer "How is the Zephyr lettuce watered?". Use `knowledge_search` and `sandbox_shell`. Attach the knowledge "e2e-seed-ready-knowledge".
       """
-    And I apply the proposal
+    Then the build assistant proposes:
+      | section   | proposed                         | state   |
+      | Tools     | Knowledge search / Sandbox shell | Changes |
+      | Knowledge | e2e-seed-ready-knowledge         | Changes |
+    When I apply the proposal
     Then the configuration should be saved automatically
     And the instructions field shows "A greenhouse helper that answers from the station handbook."
     And the opening statement field shows "Welcome to the greenhouse."

@@ -80,6 +80,7 @@ Feature: Previewing the draft
     And I stop the preview reply
     Then the preview reply is marked "Stopped"
     And the preview composer accepts another message
+    And the preview conversation shows no error
 
   Scenario: Restart preview forgets the conversation
     When I open the agent's configure page

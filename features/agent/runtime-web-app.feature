@@ -38,6 +38,7 @@ Feature: Chatting through the published web app
     And I stop the reply
     Then the reply is marked "Stopped"
     And the composer accepts another message
+    And the conversation shows no error
 
   Scenario: A failing provider call is retried and answered
     Given the model provider fails the next call with status 500

@@ -75,6 +75,11 @@ class ChatPane:
         expect(self.send_button).to_be_enabled()
         expect(self.stop_button).to_be_hidden()
 
+    @property
+    def conversation_errors(self) -> Locator:
+        """The alerts the conversation shows (a failed reply, a stop that failed)."""
+        return self.conversation.get_by_role("alert")
+
     def reply_status(self, reply: Locator, status: str) -> Locator:
         """A reply's status mark, such as "Stopped"."""
         return reply.get_by_text(status, exact=True)
@@ -86,6 +91,10 @@ class ChatPane:
     def tool_result(self, name: str) -> Locator:
         """The tool card's last block: its result once the tool is done (its arguments until then)."""
         return self.tool(name).locator("pre").last
+
+    def tool_state(self, name: str) -> Locator:
+        """The tool card's state: "Running…", "Done" or "Failed"."""
+        return self.tool(name).locator(".tool-state")
 
     def tool_done(self, name: str) -> Locator:
         """The tool card's "Done" mark."""

@@ -222,3 +222,25 @@ def test_openapi_feeds_datamodel_code_generator(client: TestClient, tmp_path: Pa
     generated = output.read_text()
     for name in ("class AgentDetail(", "class AgentConfig(", "class Provider(", "class ApiKeyCreated("):
         assert name in generated
+
+
+def test_every_upload_documents_its_file_name_rule_in_any_case(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    uploads = {
+        op["operationId"]: op
+        for ops in spec["paths"].values()
+        for op in ops.values()
+        if "multipart/form-data" in op.get("requestBody", {}).get("content", {})
+    }
+    examples = {
+        "upload_document": "NOTES.MD",
+        "upload_agent_file": "Data.CSV",
+        "transcribe_audio": "clip.WAV",
+        "transcribe_web_app_audio": "clip.Wav",
+    }
+    assert examples.keys() <= uploads.keys()
+    for operation_id, name in examples.items():
+        media = uploads[operation_id]["requestBody"]["content"]["multipart/form-data"]
+        rule = media["encoding"]["file"]["headers"]["Content-Disposition"]["schema"]["pattern"]
+        assert re.search(rule, f'form-data; name="file"; filename="{name}"'), (operation_id, rule)
+        assert not re.search(rule, 'form-data; name="file"; filename="notes.exe"'), (operation_id, rule)

@@ -4,7 +4,10 @@ a map that no longer describes a file refusing to answer for it."""
 import functools
 import http.server
 import json
+import os
 import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,8 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from ci.impact.build import _runnable
-from support.lanes.impact_map import FileImpact, ImpactMap, StaleMap, blob_of
+from ci.impact.__main__ import SITE
+from ci.impact.build import _runnable, build
+from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, StaleMap, blob_of
 from support.run.impact import PageCoverage, _static_name, executed_lines
 
 SCRIPT = "function a() {\n  return 1;\n}\nfunction b() {\n  if (x) {\n    y();\n  }\n}\nb();\n"
@@ -127,3 +131,26 @@ def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
         "scenario": "pr features/a.feature:3",
         "lines": {"first.js": [1, 2, 3, 4], "second.js": [1, 2, 3, 4]},
     }
+
+
+def test_a_service_a_test_starts_is_measured_for_the_tests_file(tmp_path: Path) -> None:
+    """`make impact-map`'s unit-test run: the product's lines a test's service ran count for the
+    test's file, not for every test (as lines with no context would)."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "coveragerc").write_text("[run]\nsource_pkgs = agent_builder\n", encoding="utf-8")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT)]),
+        "COVERAGE_PROCESS_START": str(tmp_path / "coveragerc"),
+        "PYTEST_CURRENT_TEST": "tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed (call)",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "agent_builder", "--help"], env=env, check=True, capture_output=True
+    )
+
+    impact = build({"tests": tmp_path}, "commit")
+
+    ran = {
+        scenario for lines in impact.files["agent_builder/__main__.py"].lines.values() for scenario in lines
+    }
+    assert ran == {"tests tests/shellctl/test_shellctl.py"}

@@ -8,16 +8,16 @@ to every pid listed in `<dir>/pids/`; each process switches context and acknowle
 `<dir>/acks/<pid>`, so no line the scenario runs is counted for the one before. Lines run
 before the first switch (imports, start-up) keep the empty context: every scenario's.
 For the unit tests, `ci.impact` sets COVERAGE_PROCESS_START instead: pytest and its xdist
-workers measure, each test function its own context.
+workers measure, each test function its own context; a service a test starts measures for the
+test's file (PYTEST_CURRENT_TEST when it started: a module's fixture may serve all its tests).
 """
 
 import os
 import sys
 
 
-def _measure(folder: str) -> None:
+def _start(folder: str, context: str | None = None) -> "coverage.Coverage":
     import atexit
-    import signal
 
     import coverage
 
@@ -26,6 +26,7 @@ def _measure(folder: str) -> None:
         data_suffix=True,
         source_pkgs=["agent_builder"],
         config_file=False,
+        context=context,
     )
     measurer.start()
 
@@ -35,6 +36,13 @@ def _measure(folder: str) -> None:
 
     atexit.register(save)
     # uvicorn ends on SIGTERM by returning from main: atexit then saves the data.
+    return measurer
+
+
+def _measure(folder: str) -> None:
+    import signal
+
+    measurer = _start(folder)
 
     def switch(signum: int, frame: object) -> None:
         with open(os.path.join(folder, "context"), encoding="utf-8") as current:
@@ -58,6 +66,10 @@ def _is_product_service() -> bool:
 if os.environ.get("E2E_IMPACT_DIR") and _is_product_service():
     _measure(os.environ["E2E_IMPACT_DIR"])
 elif os.environ.get("COVERAGE_PROCESS_START"):  # the unit tests: each test is its own context
-    import coverage
+    if os.environ.get("PYTEST_CURRENT_TEST") and _is_product_service():
+        test_file = os.environ["PYTEST_CURRENT_TEST"].split("::", 1)[0]
+        _start(os.path.dirname(os.environ["COVERAGE_PROCESS_START"]), context=test_file)
+    else:
+        import coverage
 
-    coverage.process_startup()
+        coverage.process_startup()
