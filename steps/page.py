@@ -4,6 +4,7 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.goldens import check_aria
 from support.ui.browser_page import BrowserPage
 from support.world import World
 
@@ -20,6 +21,14 @@ def step_reload_and_stay(context: Context) -> None:
     """Reload; the browser must ask before leaving the page, and the user stays on it."""
     world: World = context.world
     BrowserPage(world.page).reload_and_stay(world.settings.timeout_ms)
+
+
+@then("the page's main content matches the golden {string}")
+def step_main_golden(context: Context, name: str) -> None:
+    """The page's main region, every heading, label, button and text as the accessibility tree
+    reads it, equals the golden file (features/goldens/<name>.aria.yml; E2E_GOLDEN=refresh)."""
+    world: World = context.world
+    check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).main)
 
 
 @then("the page never shows the secret {string}")

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from playwright.sync_api import Locator, expect
 
+from support.aria_template import as_template
 from support.settings import Settings
 
 GOLDENS_DIR = Path(__file__).resolve().parents[1] / "features" / "goldens"
-# Names a scenario creates (E2E-<run>-<worker>-<label>-<n>) differ every run; goldens match any.
-_RUN_UNIQUE_NAME = re.compile(r"E2E-[a-z0-9]+-[a-z0-9]+-([a-z0-9-]+?)-\d+")
 
 
 def _missing(path: Path) -> AssertionError:
@@ -47,14 +45,12 @@ def check_text(settings: Settings, name: str, actual: str) -> None:
 
 
 def check_aria(settings: Settings, name: str, region: Locator) -> None:
-    """Poll until `region`'s accessibility snapshot equals `features/goldens/<name>`."""
+    """Poll until `region`'s accessibility snapshot matches `features/goldens/<name>`, a template
+    in which the values of a run are patterns (support/aria_template.py)."""
     path = GOLDENS_DIR / name
     if settings.golden == "refresh":
-        snapshot = _RUN_UNIQUE_NAME.sub(
-            lambda m: f"/E2E-[a-z0-9]+-[a-z0-9]+-{m.group(1)}-[0-9]+/", region.aria_snapshot()
-        )
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(snapshot + "\n", encoding="utf-8")
+        path.write_text(as_template(region.aria_snapshot()), encoding="utf-8")
     elif not path.exists():
         raise _missing(path)
     expect(region).to_match_aria_snapshot(path.read_text(encoding="utf-8"))

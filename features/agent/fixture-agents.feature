@@ -9,6 +9,7 @@ Feature: Seeded fixture agents render their configuration
     Given the full config agent is available
     When I open the fixture agent's configure page
     Then the configure page shows every setting of the fixture agent
+    And the page's main content matches the golden "configure-full-config-agent"
 
   @tool-states-agent
   Scenario: The tool states agent shows enabled and disabled tools

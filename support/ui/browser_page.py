@@ -20,6 +20,11 @@ class BrowserPage:
         """Everything the page renders; a secret must not appear anywhere in it."""
         return self.page.locator("body")
 
+    @property
+    def main(self) -> Locator:
+        """The page's main region: what it is about, without the console's navigation."""
+        return self.page.get_by_role("main")
+
     def html(self) -> str:
         """The page's HTML, including what it does not render (attributes, hidden inputs)."""
         return self.page.content()
