@@ -31,6 +31,13 @@ def step_main_golden(context: Context, name: str) -> None:
     check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).main)
 
 
+@then("the open dialog matches the golden {string}")
+def step_dialog_golden(context: Context, name: str) -> None:
+    """The open dialog, its whole accessibility tree, equals the golden file (as the main content's)."""
+    world: World = context.world
+    check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).open_dialog_region)
+
+
 @then("the page never shows the secret {string}")
 def step_secret_not_shown(context: Context, secret: str) -> None:
     """Neither the page's visible text nor its HTML contains the secret."""

@@ -60,3 +60,34 @@ Feature: Whole pages, exactly as configured
     And the agent has been published via API
     When I open the agent's web app
     Then the page's main content matches the golden "web-app-published"
+
+  Scenario: The configure page's dialogs read exactly as set
+    Given the agent has the variable REGION set to "ring-7" via API
+    And the agent has been published via API
+    When I open the agent's configure page
+    And I open the "Version 1" dialog with the "Open version 1" button
+    Then the open dialog matches the golden "version-dialog"
+    When I close the dialog
+    And I open the "Edit REGION" dialog with the "Edit REGION" button
+    Then the open dialog matches the golden "env-var-dialog"
+    When I close the dialog
+    And I open the "Duplicate agent" dialog with the "Duplicate" button
+    Then the open dialog matches the golden "duplicate-dialog"
+
+  Scenario: The access point's dialogs read exactly as set
+    Given the agent's web app settings have been saved via API:
+      | setting             | value                          |
+      | Title               | Ring 7 Help Desk               |
+      | Description         | Answers about the ring.        |
+      | Icon                | 🛰                             |
+      | Colour              | Green                          |
+      | Copyright           | © 2026 Ring 7                  |
+      | Privacy policy link | https://ring7.example/privacy  |
+      | Default language    | English                        |
+    And the agent has been published via API
+    When I open the agent's access point
+    And I open the "Embed the web app" dialog with the "Embed" button
+    Then the open dialog matches the golden "embed-dialog"
+    When I close the dialog
+    And I open the "Web app settings" dialog with the "Settings" button
+    Then the open dialog matches the golden "web-app-settings-dialog"

@@ -25,6 +25,11 @@ class BrowserPage:
         """The page's main region: what it is about, without the console's navigation."""
         return self.page.get_by_role("main")
 
+    @property
+    def open_dialog_region(self) -> Locator:
+        """The (modal) dialog open now: a closed one is not in the accessibility tree."""
+        return self.page.get_by_role("dialog")
+
     def html(self) -> str:
         """The page's HTML, including what it does not render (attributes, hidden inputs)."""
         return self.page.content()
