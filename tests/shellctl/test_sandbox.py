@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shlex
 import subprocess
 import time
 import uuid
@@ -246,6 +247,22 @@ def test_the_cpu_limit_stops_a_busy_loop(limited: Shellctl) -> None:
     result = limited.exec(_session(), "sh -c 'while :; do :; done'; echo $?", timeout_s=20)
     assert result["stdout"] == f"{128 + 24}\n"  # SIGXCPU after one CPU second, long before the timeout
     assert "CPU time limit exceeded" in result["stderr"]
+
+
+def test_a_loop_that_ignores_the_cpu_signal_is_killed_one_cpu_second_later(limited: Shellctl) -> None:
+    script = "(trap '' XCPU; while :; do :; done); echo $?; times"
+    result = limited.exec(_session(), f"sh -c {shlex.quote(script)}", timeout_s=20)
+    status, _shell_times, children_times = result["stdout"].splitlines()
+    assert status == str(128 + 9)  # SIGKILL, the hard limit
+    user, system = (_seconds(part) for part in children_times.split())
+    # CPU time, not wall time: the kernel kills at the hard limit (2 s) whatever the load.
+    assert 1.5 < user + system < 2.5, children_times
+
+
+def _seconds(times: str) -> float:
+    """`0m1.98s` (the shell's `times`) in seconds."""
+    minutes, _, seconds = times.removesuffix("s").partition("m")
+    return int(minutes) * 60 + float(seconds)
 
 
 def test_the_tmpfs_is_small(limited: Shellctl) -> None:
