@@ -36,8 +36,16 @@ class LaneRun:
     passed: bool
 
 
-def run_lane(lane: str, workers: int, env: Mapping[str, str] | None = None) -> LaneRun:
-    """`make e2e`/`make post-merge` with `--workers N`, measured."""
+def run_lane(
+    lane: str,
+    workers: int,
+    env: Mapping[str, str] | None = None,
+    *,
+    root: Path = ROOT,
+    scenarios: Sequence[str] = (),
+) -> LaneRun:
+    """`make e2e`/`make post-merge` with `--workers N`, measured: of the checkout at `root`, only
+    `scenarios` (`file:line`) if given."""
     with tempfile.TemporaryDirectory(prefix="bench-") as artifacts:
         # mkdtemp makes it 0700; shellctl's sandbox users must be able to reach workspaces inside.
         os.chmod(artifacts, 0o755)
@@ -48,8 +56,8 @@ def run_lane(lane: str, workers: int, env: Mapping[str, str] | None = None) -> L
         with CpuAccount() as account, log.open("w", encoding="utf-8") as output:
             started = time.monotonic()
             code = subprocess.run(
-                die_with_parent([sys.executable, *module, "--workers", str(workers)]),
-                cwd=ROOT,
+                die_with_parent([sys.executable, *module, "--workers", str(workers), *scenarios]),
+                cwd=root,
                 env={**os.environ, "E2E_ARTIFACTS_DIR": artifacts, **extra, **(env or {})},
                 stdout=output,
                 stderr=subprocess.STDOUT,

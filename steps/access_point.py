@@ -103,6 +103,26 @@ def step_access_confirms(context: Context, text: str) -> None:
     expect(_access_point(context.world).web_app.confirmation(text)).to_be_visible()
 
 
+@when("I copy the service API base URL")
+def step_copy_base_url(context: Context) -> None:
+    """Copy the service API's base URL with its card's copy button."""
+    _access_point(context.world).service_api.copy_base_url()
+
+
+@then("the service API card confirms {string}")
+def step_service_api_confirms(context: Context, text: str) -> None:
+    """The service API card shows a confirmation such as "Copied"."""
+    expect(_access_point(context.world).service_api.confirmation(text)).to_be_visible()
+
+
+@then("the clipboard holds the service API base URL")
+def step_clipboard_holds_base_url(context: Context) -> None:
+    """The clipboard holds exactly the service API's base URL."""
+    world: World = context.world
+    copied = BrowserPage(world.page).clipboard_text()
+    assert copied == public_urls(world).service_api, f"the clipboard holds {copied!r}"
+
+
 @then("the clipboard holds the web app URL")
 def step_clipboard_holds_url(context: Context) -> None:
     """The clipboard holds exactly the published web app URL."""

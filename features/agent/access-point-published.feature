@@ -20,6 +20,12 @@ Feature: Access point of a published agent
     Then the access point confirms "Copied"
     And the clipboard holds the web app URL
 
+  Scenario: Copying the service API base URL confirms it
+    When I open the agent's access point
+    And I copy the service API base URL
+    Then the service API card confirms "Copied"
+    And the clipboard holds the service API base URL
+
   Scenario: The embed dialog offers a snippet with the web app URL
     When I open the agent's access point
     And I open the embed dialog

@@ -47,6 +47,14 @@ Feature: Whole pages, exactly as configured
     When I open the agent's access point
     Then the page's main content matches the golden "access-point-published"
 
+  Scenario: An unpublished agent's access point offers nothing to open or copy
+    When I open the agent's access point
+    Then the page's main content matches the golden "access-point-unpublished"
+
+  Scenario: The roster lists the seeded agents and this one, exactly
+    When I open the agent roster
+    Then the page's main content matches the golden "roster"
+
   Scenario: A published agent's web app reads exactly as set
     Given the agent's web app settings have been saved via API:
       | setting             | value                          |

@@ -52,6 +52,12 @@ class ServiceApiCard:
     def api_reference_link(self) -> Locator:
         return self.root.get_by_role("link", name="API reference")
 
+    def copy_base_url(self) -> None:
+        self.root.get_by_role("button", name="Copy base URL").click()
+
+    def confirmation(self, text: str) -> Locator:
+        return self.root.get_by_text(text, exact=True)
+
 
 @dataclass(frozen=True)
 class ApiKeysCard:
