@@ -18,6 +18,7 @@ Feature: Content moderation while the agent answers
     Then the web app answers "I cannot talk about that."
     When I ask the web app "Reply with exactly: zebras graze in E2E-MODERATION-PARK"
     Then the web app answers "zebras graze in E2E-MODERATION-PARK"
+    And the web app conversation matches the golden "web-app-moderated-conversation"
     And the web app conversation is stored as:
       | role      | content                                                | moderated |
       | user      | Tell me about ZEBRA stripes                            | input     |
