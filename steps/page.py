@@ -25,8 +25,10 @@ def step_reload_and_stay(context: Context) -> None:
 
 @then("the page's main content matches the golden {string}")
 def step_main_golden(context: Context, name: str) -> None:
-    """The page's main region, every heading, label, button and text as the accessibility tree
-    reads it, equals the golden file (features/goldens/<name>.aria.yml; E2E_GOLDEN=refresh)."""
+    """The page's main region, its whole accessibility tree, equals the golden file.
+
+    features/goldens/<name>.aria.yml: every heading, label, button and text, nothing more
+    (E2E_GOLDEN=refresh writes it)."""
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).main)
 

@@ -1,13 +1,12 @@
-"""Aria goldens (support/aria_template.py): a snapshot made a template matches the same page on any
+"""Aria goldens (support/goldens/aria_template.py): a snapshot made a template matches the same page on any
 run (other names, ids, ports, tokens, key prefixes, times, shared pickers) and nothing else."""
 
-import shutil
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from support.aria_template import as_template
+from support.goldens.aria_template import as_template
 
 PAGE = """<main>
   <h1>{name}</h1>
@@ -38,14 +37,11 @@ OTHER_RUN = {
 }
 
 
-@pytest.fixture(scope="module")
-def page() -> Iterator[Page]:
-    executable = shutil.which("chromium-headless-shell")
-    assert executable, "make setup installs chromium-headless-shell"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        yield browser.new_page()
-        browser.close()
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context()
+    yield context.new_page()
+    context.close()
 
 
 def test_a_template_matches_another_run_of_the_same_page(page: Page) -> None:

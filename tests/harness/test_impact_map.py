@@ -5,7 +5,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -13,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser
 
 from ci.impact.__main__ import SITE
 from ci.impact.build import _runnable, build
@@ -110,21 +109,17 @@ def site(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
-    site: str, tmp_path: Path
+    site: str, tmp_path: Path, browser: Browser
 ) -> None:
-    executable = shutil.which("chromium-headless-shell")
-    assert executable, "make setup installs chromium-headless-shell"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        context = browser.new_context()
-        page = context.new_page()
-        coverage = PageCoverage(tmp_path, "pr features/a.feature:3")
-        coverage.watch(context, page)
-        page.goto(f"{site}/first.html")
-        coverage.collect(site)  # what the before_step hook does
-        page.goto(f"{site}/second.html")  # first.js's document, and its coverage, are gone
-        coverage.save(site)
-        browser.close()
+    context = browser.new_context()
+    page = context.new_page()
+    coverage = PageCoverage(tmp_path, "pr features/a.feature:3")
+    coverage.watch(context, page)
+    page.goto(f"{site}/first.html")
+    coverage.collect(site)  # what the before_step hook does
+    page.goto(f"{site}/second.html")  # first.js's document, and its coverage, are gone
+    coverage.save(site)
+    context.close()
 
     (saved,) = (tmp_path / "js").glob("*.json")
     assert json.loads(saved.read_text()) == {

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, expect
 
-from support.aria_template import as_template
+from support.goldens.aria_template import as_template
 from support.settings import Settings
 
-GOLDENS_DIR = Path(__file__).resolve().parents[1] / "features" / "goldens"
+GOLDENS_DIR = Path(__file__).resolve().parents[2] / "features" / "goldens"
 
 
 def _missing(path: Path) -> AssertionError:
@@ -46,7 +46,7 @@ def check_text(settings: Settings, name: str, actual: str) -> None:
 
 def check_aria(settings: Settings, name: str, region: Locator) -> None:
     """Poll until `region`'s accessibility snapshot matches `features/goldens/<name>`, a template
-    in which the values of a run are patterns (support/aria_template.py)."""
+    in which the values of a run are patterns (support/goldens/aria_template.py)."""
     path = GOLDENS_DIR / name
     if settings.golden == "refresh":
         path.parent.mkdir(parents=True, exist_ok=True)

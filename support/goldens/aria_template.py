@@ -1,4 +1,4 @@
-"""An accessibility snapshot made a golden template (support/goldens.py, `E2E_GOLDEN=refresh`): the
+"""An accessibility snapshot made a golden template (support/goldens/files.py, `E2E_GOLDEN=refresh`): the
 values that differ on every run become patterns, and the whole tree must match, nothing more.
 
 What differs on every run: names a scenario creates (`E2E-<run>-<worker>-<label>-<n>`), ids (32
