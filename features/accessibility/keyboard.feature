@@ -132,3 +132,10 @@ Feature: The console works with the keyboard alone
       | Copyright           |                  |
       | Privacy policy link |                  |
       | Default language    | English          |
+
+  Scenario: A skill's Replace control shows the focus on its visible label
+    Given a basic configured agent has been created via API
+    And the agent has the skill "greeting" described as "Greets visitors." via API
+    When I open the agent's configure page
+    And I press Tab until the button "Replace greeting" is focused
+    Then the focus is visible

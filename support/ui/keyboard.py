@@ -26,18 +26,22 @@ _DESCRIBE_FOCUS = """() => {
     || el.textContent || el.value || '';
   return `<${el.tagName.toLowerCase()}${el.id ? ' id=' + el.id : ''}> "${name.trim().slice(0, 60)}"`;
 }"""
-# What the focused element shows because it has the focus: its :focus-visible outline or shadow.
+# What the focused element shows because it has the focus: its :focus-visible outline or shadow;
+# for a visually hidden control (a file input under a label styled as a button), its labels'.
 _FOCUS_INDICATOR = """() => {
   const el = document.activeElement;
   if (!el || el === document.body) return {focused: false};
-  const style = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  const drawn = box.width <= 1 || box.height <= 1 ? [...(el.labels || [])] : [el];
+  const styles = drawn.map((shown) => getComputedStyle(shown));
   return {
     focused: true,
     focusVisible: el.matches(':focus-visible'),
-    outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
-      && style.outlineColor !== 'rgba(0, 0, 0, 0)',
-    shadow: style.boxShadow !== 'none',
-    style: `outline: ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}; box-shadow: ${style.boxShadow}`,
+    outline: styles.some((style) => style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
+      && style.outlineColor !== 'rgba(0, 0, 0, 0)'),
+    shadow: styles.some((style) => style.boxShadow !== 'none'),
+    style: styles.map((style) => `outline: ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}; `
+      + `box-shadow: ${style.boxShadow}`).join(' | ') || 'a hidden control without a label',
   };
 }"""
 # Where the focus is relative to a dialog: inside it, on the document (the browser's own
