@@ -17,7 +17,10 @@ import pytest
 from api_shortcuts import CHAT_MODEL, PROVIDER_KEY
 from fake_runtime import Console, FakeRuntime, serve_console
 
+from agent_builder.console.chat_runs.limits import Limit, RunLimits
 from agent_builder.console.chat_runs.runtime_client import fit_history
+from agent_builder.console.config import ConsoleConfig
+from agent_builder.console.errors import ApiError
 from support.replay.server import BackgroundServer
 from tests.console_api_setup import activate_model, api_key, publish_agent, site_token
 from tests.fakes.upstream import FakeUpstream
@@ -235,3 +238,20 @@ def test_the_history_budget_drops_whole_turns_oldest_first() -> None:
     assert fit_history(history, 3) == []  # the newest turn alone is over the budget
     assert fit_history([], 0) == []
     assert fit_history([("assistant", "hello")], 5) == [("assistant", "hello")]
+
+
+def test_a_run_that_ends_frees_its_own_slot_and_the_others_still_count(tmp_path: Path) -> None:
+    slots = RunLimits(ConsoleConfig(db_path=tmp_path / "console.db"))
+    visitor = [Limit("visitor:a", 2, "Too many replies at once.")]
+    first, second = slots.take(visitor), slots.take(visitor)
+    with pytest.raises(ApiError, match="Too many replies at once"):
+        slots.take(visitor)
+
+    slots.give_back(first)
+    third = slots.take(visitor)  # the slot the first run held
+    with pytest.raises(ApiError):
+        slots.take(visitor)  # the second and third are still going
+
+    slots.give_back(second)
+    slots.give_back(third)
+    assert slots.take(visitor).keys == ("visitor:a",)
