@@ -133,7 +133,12 @@ def main(argv: list[str]) -> int:
         settings = load_settings()
         args = parse_lane_args([LANE, *argv])
         plan = plan_lane(
-            LANE, args.behave_args, shard=args.shard, repeat=args.repeat, order_seed=args.order_seed
+            LANE,
+            args.behave_args,
+            shard=args.shard,
+            repeat=args.repeat,
+            order_seed=args.order_seed,
+            stop=args.stop,
         )
     except (SettingsError, ValueError) as error:
         print(error, file=sys.stderr)

@@ -33,6 +33,10 @@ class Check:
     names: tuple[str, ...] = ()  # behave --name patterns, to narrow the features to scenarios
     pytest: tuple[str, ...] = ()
     lint: bool = False
+    # Stop at the first failure (a lane's --stop, pytest's -x): enough to know the mutant is
+    # killed. Generated mutants' checks are whole swathes of a lane; the catalogue's are narrow,
+    # and the --since recall proof needs every scenario that kills one of them.
+    first_failure: bool = False
 
     def describe(self) -> str:
         parts = []

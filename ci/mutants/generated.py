@@ -129,10 +129,11 @@ def as_mutant(
         by_lane.setdefault(lane, []).append(location)
     tests = tuple(by_lane.pop(TESTS_LANE, []))
     checks = [
-        Check(lane=_lane(lane), features=tuple(locations)) for lane, locations in sorted(by_lane.items())
+        Check(lane=_lane(lane), features=tuple(locations), first_failure=True)
+        for lane, locations in sorted(by_lane.items())
     ]
     if tests:
-        checks.append(Check(pytest=tests))
+        checks.append(Check(pytest=tests, first_failure=True))
     before, after = _changed_line(find, replace)
     return Mutant(
         id=f"{site.file.removeprefix('agent_builder/')}:{site.line}:{site.operator}",

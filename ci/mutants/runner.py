@@ -56,7 +56,7 @@ def _steps(check: Check, workers: int) -> list[Callable[[Scratch], list[str]]]:
     if check.lint:
         steps.append(lint_check)
     if check.pytest:
-        steps.append(lambda scratch: pytest_check(scratch, check.pytest))
+        steps.append(lambda scratch: pytest_check(scratch, check.pytest, first_failure=check.first_failure))
     if check.lane:
         steps.append(lambda scratch: lane_check(scratch, check, workers))
     return steps
@@ -89,8 +89,9 @@ def lint_check(scratch: Scratch) -> list[str]:
     return [f"lint: {first}"]
 
 
-def pytest_check(scratch: Scratch, nodes: tuple[str, ...]) -> list[str]:
-    result = _run(scratch, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *nodes])
+def pytest_check(scratch: Scratch, nodes: tuple[str, ...], *, first_failure: bool = False) -> list[str]:
+    stop = ["-x"] if first_failure else []
+    result = _run(scratch, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *stop, *nodes])
     if result is None:
         return [f"pytest: timed out after {CHECK_TIMEOUT_S}s"]
     if result.returncode == 0:
@@ -114,7 +115,8 @@ def lane_check(scratch: Scratch, check: Check, workers: int) -> list[str]:
             argv = [sys.executable, "-m", "support.lanes", str(check.lane)]
             env = {}
         env |= {"E2E_ARTIFACTS_DIR": artifacts, "E2E_TRACE": "off"}
-        result = _run(scratch, [*argv, "--workers", str(workers), *check.features, *names], env)
+        stop = ["--stop"] if check.first_failure else []
+        result = _run(scratch, [*argv, "--workers", str(workers), *stop, *check.features, *names], env)
         if result is None:
             return [f"{check.lane}: timed out after {CHECK_TIMEOUT_S}s"]
         if result.returncode == 0:

@@ -7,8 +7,10 @@ this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker pr
 (a scenario that fails once fails the run), `--order random[:SEED]` to hand scenarios out in a
 seeded random order instead of longest first (the seed is printed and kept for `make rerun`), so a
 scenario that needs another to run first fails here, not only on some other machine; `--since REF`
-(pr and a11y) runs only the scenarios a change since REF can affect (support/lanes/since.py). Anything else goes to behave (`-n NAME`, a
-`file:line`, ...); `--dry-run` lists what the lane selects without running it.
+(pr and a11y) runs only the scenarios a change since REF can affect (support/lanes/since.py);
+`--stop` hands out no scenario after the first that fails (what the mutation lane needs to know).
+Anything else goes to behave (`-n NAME`, a `file:line`, ...); `--dry-run` lists what the lane
+selects without running it.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from support.tags import LANES, behave_args
 
 USAGE = (
     f"usage: python -m support.lanes {{{','.join(LANES)}}} [--workers N|auto] [--shard I/N] [--repeat N] "
-    "[--order random[:SEED]] [--since REF] [behave args...]"
+    "[--order random[:SEED]] [--since REF] [--stop] [behave args...]"
 )
 EXIT_USAGE = 2
 # The quick lanes; post-merge and nightly runs are the safety net and run everything.
@@ -47,6 +49,7 @@ class LaneArgs:
     behave_args: tuple[str, ...]
     order_seed: int | None = None  # --order random[:SEED]; None: longest first
     since: str | None = None  # --since REF: only what a change since REF can affect
+    stop: bool = False  # --stop: no scenario after the first that fails
 
 
 def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
@@ -58,7 +61,9 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
     items = iter(argv[1:])
     for item in items:
         name, equals, value = item.partition("=")
-        if name in ("--workers", "--shard", "--repeat", "--order", "--since"):
+        if item == "--stop":
+            ours[item] = "yes"
+        elif name in ("--workers", "--shard", "--repeat", "--order", "--since"):
             if not equals:
                 value = next(items, "")
             if not value:
@@ -76,7 +81,14 @@ def parse_lane_args(argv: Sequence[str]) -> LaneArgs:
             f"--since: the {argv[0]} lane always runs everything; it is for {', '.join(SINCE_LANES)}"
         )
     return LaneArgs(
-        argv[0], ours.get("--workers"), shard, int(repeat), tuple(rest), seed, ours.get("--since")
+        argv[0],
+        ours.get("--workers"),
+        shard,
+        int(repeat),
+        tuple(rest),
+        seed,
+        ours.get("--since"),
+        "--stop" in ours,
     )
 
 
@@ -135,6 +147,7 @@ def main(argv: list[str]) -> int:
         repeat=args.repeat,
         order_seed=args.order_seed,
         since=args.since,
+        stop=args.stop,
     )
     if plan.since is not None and args.since is not None:
         report = describe(

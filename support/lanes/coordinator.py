@@ -69,6 +69,7 @@ class _Dispatch:
     definitions: list[Definition] = field(default_factory=list)  # every worker's; LaneReport dedups
     unanswered: list[tuple[str, Assignment]] = field(default_factory=list)
     stopping: bool = False
+    stop_at_failure: bool = False  # --stop
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def take(self, worker_id: str) -> Assignment | None:
@@ -85,6 +86,8 @@ class _Dispatch:
         with self.lock:
             self.results.append(result)
             self.holding[worker_id] = None
+            if self.stop_at_failure and result.failed:
+                self.stopping = True
         self.on_result(result)
 
     def serve(self, connection: Connection) -> None:
@@ -150,7 +153,7 @@ def run_pool(
     started_at, clock = datetime.now(UTC), time.monotonic()
     folder = lane_folder(settings, plan.lane)
     count = plan.worker_count(workers)
-    dispatch = _Dispatch(deque(plan.assignments), ResultPrinter().result)
+    dispatch = _Dispatch(deque(plan.assignments), ResultPrinter().result, stop_at_failure=plan.stop)
     print(
         f"[lanes] {plan.lane}: {len(plan.assignments)} scenario run(s)"
         f"{f' (shard {plan.shard})' if plan.shard else ''} on {count} worker(s), order {plan.order}; "
@@ -159,6 +162,10 @@ def run_pool(
         flush=True,
     )
     pool, interrupted = _run_workers(plan, settings, folder, count, dispatch, worker_env)
+    if plan.stop and dispatch.queue:
+        print(
+            f"[lanes] --stop: {len(dispatch.queue)} scenario run(s) not run after a failure", file=sys.stderr
+        )
     failures = [*dispatch.lane_failures, *_accounting(pool, dispatch)]
     if not dispatch.results and not failures and not interrupted:
         failures.append(zero_scenarios_failure(plan.lane))

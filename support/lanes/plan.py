@@ -26,6 +26,7 @@ class LanePlan:
     excluded: Mapping[str, int] = field(default_factory=dict)  # "<tag>: <why>" -> scenarios left out
     order_seed: int | None = None
     since: Selection | None = None  # --since REF: why each kept scenario runs, or why all do
+    stop: bool = False  # --stop: no scenario is handed out after the first that fails
 
     @property
     def order(self) -> str:
@@ -45,6 +46,7 @@ def plan_lane(
     durations: Mapping[str, float] | None = None,
     order_seed: int | None = None,
     since: str | None = None,
+    stop: bool = False,
 ) -> LanePlan:
     if repeat < 1:
         raise ValueError(f"--repeat {repeat}: expected a count >= 1")
@@ -68,4 +70,4 @@ def plan_lane(
         f"{tag}: {why}": len(select_scenarios([f"--tags={excluded_expression(lane, tag)}", *extra_args]))
         for tag, why in LANE_EXCLUSIONS.get(lane, {}).items()
     }
-    return LanePlan(lane, args, assignments, shard, repeat, excluded, order_seed, selection)
+    return LanePlan(lane, args, assignments, shard, repeat, excluded, order_seed, selection, stop)

@@ -94,6 +94,8 @@ def test_a_generated_mutant_runs_the_scenarios_of_each_lane_and_the_tests(tmp_pa
         ("pr", ("features/a.feature:4",), ()),
         (None, (), ("tests/t.py::test_x",)),
     ]
+    assert all(check.first_failure for check in mutant.checks), "one failure is enough to kill it"
+
     assert mutant.equivalent == "why", "a triaged equivalent is known by its file and lines"
     assert PYTHON.count(mutant.find) == 1
     assert mutant.id == "x.py:2:ReplaceAndWithOr"

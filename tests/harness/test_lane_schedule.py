@@ -103,6 +103,9 @@ def test_a_random_order_is_seeded_and_the_same_seed_gives_the_same_order() -> No
     assert parse_lane_args(["pr", "--order", "random:42"]).order_seed == 42
     assert parse_lane_args(["pr", "--order=random"]).order_seed is not None
     assert parse_lane_args(["pr"]).order_seed is None
+    assert parse_lane_args(["pr", "--stop", "-n", "x"]).stop
+    assert parse_lane_args(["pr", "--stop", "-n", "x"]).behave_args == ("-n", "x")  # ours, not behave's
+    assert not parse_lane_args(["pr"]).stop
     longest = plan_lane("pr")
     first, again, other = (plan_lane("pr", order_seed=seed) for seed in (42, 42, 7))
     names = [[a.ref for a in plan.assignments] for plan in (longest, first, again, other)]

@@ -149,6 +149,20 @@ def test_repeat_runs_each_scenario_n_times_and_a_single_failure_fails_the_lane(p
     ]
 
 
+def test_stop_hands_out_nothing_after_the_first_failure(project: Path) -> None:
+    (project / "features" / "demo.feature").write_text(
+        feature(("Broken", "it fails"), ("First after", "it passes"), ("Second after", "it passes"))
+    )
+    durations = {"features/demo.feature::Broken": 9.0, "features/demo.feature::First after": 2.0}
+    durations["features/demo.feature::Second after"] = 1.0
+    plan = plan_lane("pr", durations=durations, stop=True)  # longest first: Broken, then the others
+
+    assert run_pool(plan, settings(project), workers=1) == 1
+
+    assert [(s["name"], s["status"]) for s in report(project)["scenarios"]] == [("Broken", "failed")]
+    assert report(project)["lane_failures"] == []  # the rest were not lost: they were not wanted
+
+
 def test_a_killed_worker_fails_the_lane_naming_its_scenario_and_the_rest_still_run(
     project: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
