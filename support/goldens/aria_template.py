@@ -22,7 +22,7 @@ _DYNAMIC: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\b[0-9a-f]{32}\b"), lambda _: "[0-9a-f]{32}"),
     (re.compile(r"https?://[a-z0-9.-]+:\d+"), lambda _: r"https?:\/\/[^\/\s]+"),
     (re.compile(r"(?<=/chat/)[A-Za-z0-9_-]{16,}"), lambda _: "[A-Za-z0-9_-]+"),
-    (re.compile(r"\bapp-[A-Za-z0-9]{4}…"), lambda _: "app-[A-Za-z0-9]{4}…"),
+    (re.compile(r"\bapp-[A-Za-z0-9_-]{4}…"), lambda _: "app-[A-Za-z0-9_-]{4}…"),  # token_urlsafe
     (
         re.compile(r"\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M\b"),
         lambda _: r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M",

@@ -31,7 +31,7 @@ OTHER_RUN = {
     "agent_id": "0123456789abcdef0123456789abcdef",
     "port": 51234,
     "token": "Zx_-0123456789abcdEF",
-    "key": "Q8r1",
+    "key": "Q-_1",  # URL-safe base64, like every key's
     "time": "Jan 14, 2027, 11:05 AM",
     "model": "another / model",
 }
