@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from agent_builder.shellctl.config import ShellctlConfig
 from tests.product_services import agent_builder, workspaces_folder
 from tests.shellctl.conftest import host_processes, none_left, running_shellctl
 
@@ -171,3 +172,11 @@ def _kill_sandbox_of(marker: str) -> None:
         except OSError:  # not a process, or it ended meanwhile
             continue
     assert none_left(marker)
+
+
+@pytest.mark.parametrize(("idle_seconds", "interval_s"), [(86400, 60.0), (240, 60.0), (100, 25.0), (1, 0.25)])
+def test_idle_workspaces_are_looked_for_every_quarter_of_the_idle_time_at_most_a_minute_apart(
+    idle_seconds: int, interval_s: float
+) -> None:
+    config = ShellctlConfig.from_env({"AGENT_BUILDER_SANDBOX_IDLE_SECONDS": str(idle_seconds)})
+    assert config.sweep_interval_s == interval_s  # docs/runtime.md, AGENT_BUILDER_SANDBOX_IDLE_SECONDS
