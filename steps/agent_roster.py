@@ -108,6 +108,28 @@ def step_roster_lacks_labelled(context: Context, label: str) -> None:
     expect(_roster(world).link(agent_by_label(world, label).name)).to_have_count(0)
 
 
+@then("the agent roster lists {int} agents and offers to show more")
+def step_roster_lists_more(context: Context, count: int) -> None:
+    """The roster lists that many agents (a page of them) and its Show more button."""
+    roster = _roster(context.world)
+    expect(roster.rows).to_have_count(count)
+    expect(roster.show_more_button).to_be_visible()
+
+
+@when("I ask the roster to show more")
+def step_roster_show_more(context: Context) -> None:
+    """Press Show more under the roster."""
+    _roster(context.world).show_more_button.click()
+
+
+@then("the agent roster lists {int} agents and nothing more to show")
+def step_roster_lists_all(context: Context, count: int) -> None:
+    """The roster lists that many agents, and no Show more button."""
+    roster = _roster(context.world)
+    expect(roster.rows).to_have_count(count)
+    expect(roster.show_more_button).to_be_hidden()
+
+
 @then("the agent roster says {string}")
 def step_roster_says(context: Context, text: str) -> None:
     """The roster shows the text (e.g. an empty search result)."""

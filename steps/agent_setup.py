@@ -36,6 +36,13 @@ def step_basic_agent_named(context: Context, label: str) -> None:
     create_basic_agent(context.world, label)
 
 
+@given("{int} basic configured agents have been created via API")
+def step_many_basic_agents(context: Context, count: int) -> None:
+    """That many basic agents, each named for its number; the last is "the agent"."""
+    for number in range(1, count + 1):
+        create_basic_agent(context.world, f"bulk-{number}")
+
+
 @given("a basic configured agent with a name of {int} characters has been created via API")
 def step_basic_agent_long_name(context: Context, length: int) -> None:
     """The same basic agent, its run-unique name padded to that many characters (the name limit: 80)."""

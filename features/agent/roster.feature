@@ -52,3 +52,12 @@ Feature: Agent roster
     When I refresh the page
     Then the agent roster lists the agent
     And the agent still exists in the console
+
+  Scenario: A roster longer than a page shows the rest on request
+    Given 51 basic configured agents have been created via API
+    When I open the agent roster
+    Then the agent roster lists 50 agents and offers to show more
+    And the agent roster says "51 agents"
+    When I ask the roster to show more
+    Then the agent roster lists 51 agents and nothing more to show
+    And the agent roster lists the agent "bulk-1"

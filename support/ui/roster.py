@@ -36,6 +36,15 @@ class RosterPage:
     def search(self, text: str) -> None:
         self.page.get_by_label("Search agents", exact=True).fill(text)
 
+    @property
+    def rows(self) -> Locator:
+        """The agents listed, one row each."""
+        return self.page.get_by_role("list", name="Agents", exact=True).get_by_role("listitem")
+
+    @property
+    def show_more_button(self) -> Locator:
+        return self.page.get_by_role("button", name="Show more", exact=True)
+
     def row(self, agent_name: str) -> Locator:
         return self.page.get_by_role("listitem").filter(has=self.link(agent_name))
 
