@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 from playwright.sync_api import APIRequestContext
 
+from support.api.contract import served_schema
 from support.settings.network import tls
 
 _TIMEOUT_S = 15.0
@@ -93,30 +94,35 @@ def visitor_request(
     return Answer(route, response.status, response.text())
 
 
-def integrator_request(service_api_url: str, secret: str | None, route: str, user: str) -> Answer:
-    """Send `route` as an integrator does, with the API key `secret` (none: no Authorization)."""
+def integrator_request(
+    service_api_url: str, secret: str | None, route: str, user: str, body: str | None = None
+) -> Answer:
+    """Send `route` as an integrator does, with the API key `secret` (none: no Authorization);
+    `body` as given, byte for byte, in place of the route's own JSON body."""
     method, path = _known(route, SERVICE_API_ROUTES)
     headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-    body = None
+    content = None
     params = None
-    if route == "POST /v1/chat-messages":
-        body = {"query": "Hello", "response_mode": "blocking", "user": user}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        content = body.encode()
+    elif route == "POST /v1/chat-messages":
+        content = json.dumps({"query": "Hello", "response_mode": "blocking", "user": user}).encode()
+        headers["Content-Type"] = "application/json"
     elif route == "GET /v1/conversations/{conversation_id}/messages":
         params = {"user": user}
     url = service_api_url.rstrip("/") + path.removeprefix("/v1").format(conversation_id=UNKNOWN_CONVERSATION)
     response = httpx.request(
-        method, url, headers=headers, json=body, params=params, timeout=_TIMEOUT_S, verify=tls()
+        method, url, headers=headers, content=content, params=params, timeout=_TIMEOUT_S, verify=tls()
     )
     return Answer(route, response.status_code, response.text)
 
 
 def documented_routes(console_url: str) -> list[str]:
     """Every operation the console's /openapi.json documents, as `METHOD path`."""
-    response = httpx.get(f"{console_url.rstrip('/')}/openapi.json", timeout=_TIMEOUT_S, verify=tls())
-    response.raise_for_status()
     return [
         f"{method.upper()} {path}"
-        for path, operations in response.json()["paths"].items()
+        for path, operations in served_schema(console_url)["paths"].items()
         for method in operations
         if method in ("get", "post", "put", "patch", "delete")
     ]
