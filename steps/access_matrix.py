@@ -21,7 +21,7 @@ from support.api_setup.access import (
     web_app_in_state,
 )
 from support.api_setup.agents import current_agent, saved_agent
-from support.step_helpers import need
+from support.step_helpers import doc_string, need
 from support.tags import TEST_HOOKS
 from support.ui.web_app import WebAppPage
 from support.world import World
@@ -53,6 +53,13 @@ def step_client_sends(context: Context, route: str) -> None:
     world.agent_builder.access_matrix.answer = public_route_answer(world, route)
 
 
+@when("its client sends {string} with the body:")
+def step_client_sends_body(context: Context, route: str) -> None:
+    """Send the route's request as its client does, with the doc string as its body, byte for byte."""
+    world: World = context.world
+    world.agent_builder.access_matrix.answer = public_route_answer(world, route, doc_string(context))
+
+
 @then("the route answers {string} {string}")
 def step_route_answers(context: Context, status: str, answer: str) -> None:
     """The route answered this status with this error code (the page: its heading), or this body.
@@ -72,6 +79,21 @@ def step_route_answers(context: Context, status: str, answer: str) -> None:
         _check_refusal(got, expected)
     else:
         _check_body(world, got, expected)
+
+
+@then("the refusal names the field {string} and says {string}")
+def step_refusal_names_field(context: Context, field_name: str, message: str) -> None:
+    """The refusal's message is exactly this, and its first error is about this field."""
+    world: World = context.world
+    got = need(
+        world.agent_builder.access_matrix.answer, "no route was called: add 'When its client sends ...'"
+    )
+    body = got.json()
+    assert body.get("message") == message, f"{got.route} said {body.get('message')!r}, expected {message!r}"
+    errors = body.get("errors") or [{}]
+    assert errors[0].get("field") == field_name, (
+        f"{got.route} named {errors[0]!r}, expected the field {field_name!r}"
+    )
 
 
 def _check_refusal(got: Answer, code: str) -> None:

@@ -67,7 +67,14 @@ def _field_name(loc: Sequence[int | str]) -> str:
 def _field_message(error: dict[str, Any]) -> str:
     if error.get("type") == "json_invalid":
         detail = (error.get("ctx") or {}).get("error", "")
-        return f"Request body is not valid JSON ({detail})." if detail else "Request body is not valid JSON."
+        # FastAPI puts the parser's offset after "body" in loc: where a client looks for the mistake.
+        offset = next((part for part in error.get("loc", ())[1:] if isinstance(part, int)), None)
+        where = f" at character {offset + 1}" if offset is not None else ""
+        return (
+            f"Request body is not valid JSON ({detail}{where})."
+            if detail
+            else "Request body is not valid JSON."
+        )
     message = str(error.get("msg", "Invalid value"))
     # pydantic prefixes messages of custom validators; users need only the reason.
     return message.removeprefix("Value error, ")

@@ -184,13 +184,15 @@ def service_api_in_state(world: World, state: str) -> None:
         set_access(world, service_api_enabled=False)
 
 
-def public_route_answer(world: World, route: str) -> Answer:
+def public_route_answer(world: World, route: str, body: str | None = None) -> Answer:
     """Send `route` as its client would, in the state the scenario set up: a web app route as
-    the visitor, a service API route with the integrator's key."""
+    the visitor, a service API route with the integrator's key (and `body` in place of its own)."""
     matrix = world.agent_builder.access_matrix
     if route.startswith("/v1/", route.index(" ") + 1):
         key = need(matrix.api_key, "no integrator key yet: add 'Given the agent's service API is \"...\"'")
-        return integrator_request(f"{world.console_url.rstrip('/')}/v1", key, route, END_USER)
+        return integrator_request(f"{world.console_url.rstrip('/')}/v1", key, route, END_USER, body)
+    if body is not None:
+        raise AssertionError(f"{route}: only a service API route is sent a body of the scenario's")
     site_token = need(matrix.site_token, "no web app address yet: add 'Given the agent's web app is \"...\"'")
     conversation = need(matrix.visitor_conversation, "no visitor conversation: add the web app state step")
     return visitor_request(world.page.request, world.console_url, route, site_token, conversation)
