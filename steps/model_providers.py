@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from support.api_setup.fake_provider import KeyQuotingProvider
 from support.api_setup.model_providers import add_provider, track_provider_by_name
+from support.browser.tone import expect_tone
 from support.step_helpers import need
 from support.ui.model_providers import ModelProvidersPage
 from support.world import World
@@ -60,11 +61,13 @@ def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
     ModelProvidersPage(world.page).add(name, url, api_key)
 
 
-@then("the provider {string} shows the status {string}")
-def step_provider_status(context: Context, label: str, status: str) -> None:
-    """The provider's row shows the status."""
+@then("the provider {string} shows the status {string} in the {string} colour")
+def step_provider_status(context: Context, label: str, status: str, colour: str) -> None:
+    """The provider's row shows the status in this palette colour (`danger`, `success`, ...: support/browser/tone.py)."""
     world: World = context.world
-    expect(ModelProvidersPage(world.page).status(_provider_name(world, label))).to_have_text(status)
+    badge = ModelProvidersPage(world.page).status(_provider_name(world, label))
+    expect(badge).to_have_text(status)
+    expect_tone(badge, colour)
 
 
 @then("the provider {string} shows an error")

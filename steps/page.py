@@ -4,6 +4,7 @@ from behave import then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
+from support.browser.tone import expect_tone
 from support.goldens import check_aria
 from support.ui.browser_page import BrowserPage
 from support.world import World
@@ -38,6 +39,13 @@ def step_dialog_golden(context: Context, name: str) -> None:
     """The open dialog, its whole accessibility tree, equals the golden file (as the main content's)."""
     world: World = context.world
     check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).open_dialog_region)
+
+
+@then("the open dialog's {string} button is filled with the {string} colour")
+def step_dialog_button_colour(context: Context, name: str, colour: str) -> None:
+    """The open dialog's button is filled with this palette colour: `danger` for a destructive action (support/browser/tone.py)."""
+    world: World = context.world
+    expect_tone(BrowserPage(world.page).open_dialog_button(name), colour, filled=True)
 
 
 @then("the page never shows the secret {string}")

@@ -10,6 +10,7 @@ from support.api_setup.tool_credentials import (
     track_tool_credential_by_name,
     web_search_credential_names,
 )
+from support.browser.tone import expect_tone
 from support.step_helpers import data_table
 from support.tags import FRESH_CONSOLE
 from support.ui.tools import ToolsPage
@@ -87,11 +88,16 @@ def step_credential_check_reads(context: Context, label: str, text: str) -> None
 
 @then("the tool catalog shows these credential states:")
 def step_catalog_states(context: Context) -> None:
-    """Each catalog entry's badge reads exactly the table's state, for every tool and no other."""
+    """Each catalog entry's badge reads exactly the table's state in its colour, for every tool and no other.
+
+    `colour` is a name of the page's palette: `danger`, `warning`, `success`, `muted` (support/browser/tone.py).
+    """
     tools = ToolsPage(context.world.page)
-    rows = data_table(context).rows
+    table = data_table(context)
+    assert table.headings == ["tool", "state", "colour"], "the table's columns are tool, state and colour"
+    rows = table.rows
     for row in rows:
-        expect(tools.catalog_state(row["tool"], row["state"])).to_be_visible()
+        expect_tone(tools.catalog_state(row["tool"], row["state"]), row["colour"])
     expect(tools.catalog_entries).to_have_count(len(rows))
 
 

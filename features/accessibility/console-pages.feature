@@ -23,6 +23,7 @@ Feature: Console pages meet WCAG 2.1 A and AA
     When I close the dialog
     And I open the agent's delete dialog from the roster
     Then the page has no accessibility violations
+    And the open dialog's "Delete" button is filled with the "danger" colour
     When I close the dialog
     And I open the "Create agent" dialog with the "Create agent" button
     Then the page has no accessibility violations

@@ -6,7 +6,7 @@ Feature: Model provider settings
   Scenario: A provider that cannot be reached is shown as invalid with the reason
     When I open the model provider settings
     And I add a provider named "unreachable" with base URL "http://127.0.0.1:9/v1" and API key "sk-e2e-unreachable-0000"
-    Then the provider "unreachable" shows the status "invalid"
+    Then the provider "unreachable" shows the status "invalid" in the "danger" colour
     And the provider "unreachable" shows an error
     And the page never shows the secret "sk-e2e-unreachable-0000"
 
@@ -14,7 +14,7 @@ Feature: Model provider settings
     Given a model provider that refuses every key and quotes it back
     When I open the model provider settings
     And I add a provider named "quoting" at that provider with API key "sk-e2e-quoted-key-0000"
-    Then the provider "quoting" shows the status "invalid"
+    Then the provider "quoting" shows the status "invalid" in the "danger" colour
     And the provider "quoting" shows the error "HTTP 401: the provider refused the API key."
     And the page never shows the secret "sk-e2e-quoted-key-0000"
 

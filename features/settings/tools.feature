@@ -33,22 +33,22 @@ Feature: Tool settings
     Given no web search credential is configured
     When I open the tool settings
     Then the tool catalog shows these credential states:
-      | tool             | state            |
-      | JSON replace     | Ready            |
-      | Sandbox shell    | Ready            |
-      | Knowledge search | Ready            |
-      | Web search       | Needs credential |
+      | tool             | state                 | colour  |
+      | JSON replace     | Ready                 | success |
+      | Sandbox shell    | Ready                 | success |
+      | Knowledge search | Ready                 | success |
+      | Web search       | Needs credential      | warning |
     When I add a "Web search" credential named "search-key" with the secret "tvly-e2e-secret-1234567890"
     Then the tool catalog shows these credential states:
-      | tool             | state                 |
-      | JSON replace     | Ready                 |
-      | Sandbox shell    | Ready                 |
-      | Knowledge search | Ready                 |
-      | Web search       | Credential configured |
+      | tool             | state                 | colour  |
+      | JSON replace     | Ready                 | success |
+      | Sandbox shell    | Ready                 | success |
+      | Knowledge search | Ready                 | success |
+      | Web search       | Credential configured | success |
     When I check the credential "search-key"
     Then the tool catalog shows these credential states:
-      | tool             | state              |
-      | JSON replace     | Ready              |
-      | Sandbox shell    | Ready              |
-      | Knowledge search | Ready              |
-      | Web search       | Credential invalid |
+      | tool             | state                 | colour  |
+      | JSON replace     | Ready                 | success |
+      | Sandbox shell    | Ready                 | success |
+      | Knowledge search | Ready                 | success |
+      | Web search       | Credential invalid    | danger  |

@@ -30,6 +30,9 @@ class BrowserPage:
         """The (modal) dialog open now: a closed one is not in the accessibility tree."""
         return self.page.get_by_role("dialog")
 
+    def open_dialog_button(self, name: str) -> Locator:
+        return self.open_dialog_region.get_by_role("button", name=name, exact=True)
+
     def html(self) -> str:
         """The page's HTML, including what it does not render (attributes, hidden inputs)."""
         return self.page.content()
