@@ -1,7 +1,7 @@
 """Environment variables in the configure page's advanced settings: adding, editing, deleting,
 secrets shown masked, and importing a .env file."""
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
@@ -60,6 +60,19 @@ def step_edit_variable(context: Context, name: str, value: str) -> None:
 def step_delete_variable(context: Context, name: str) -> None:
     """Delete the variable in the page."""
     _section(context.world).delete(name)
+
+
+@step("the console holds the next variable deletion")
+def step_hold_next_deletion(context: Context) -> None:
+    """Hold the configure page's next variable deletion open ("the held variable deletion"); the page is open."""
+    world: World = context.world
+    world.held["variable deletion"] = _section(world).hold_next_deletion(world.settings.timeout_ms)
+
+
+@then("the variable {variable} cannot be deleted again while its deletion is under way")
+def step_delete_disabled(context: Context, name: str) -> None:
+    """The variable's Delete button is disabled: a second click cannot send a second deletion."""
+    expect(_section(context.world).delete_button(name)).to_be_disabled()
 
 
 @when("I import an env file containing:")

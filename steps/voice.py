@@ -19,9 +19,13 @@ MARGIN_S = 0.5
 
 
 def _record(world: World, microphone: MicrophoneControl) -> None:
+    microphone.record(_clip_seconds(world))
+
+
+def _clip_seconds(world: World) -> float:
     clip = voice_clip()
     world.agent_builder.speech_to_text.clip = clip
-    microphone.record(clip.duration_s + MARGIN_S)
+    return clip.duration_s + MARGIN_S
 
 
 def _recorded_transcript(world: World) -> str:
@@ -54,6 +58,29 @@ def step_record_in_web_app(context: Context) -> None:
 def step_start_in_preview(context: Context) -> None:
     """Press the preview's record button (and no more)."""
     PreviewPane(context.world.page).microphone.start()
+
+
+@when(
+    "I record a voice message in the preview while the console holds its transcription"
+)  # support.tags.RECORD_HELD_IN_PREVIEW_STEP
+def step_record_held_in_preview(context: Context) -> None:
+    """Record the seeded voice clip with the preview's microphone and stop; its transcription is "the held transcription"."""
+    world: World = context.world
+    microphone = PreviewPane(world.page).microphone
+    world.held["transcription"] = microphone.hold_next_transcription(world.settings.timeout_ms)
+    microphone.record_and_stop(_clip_seconds(world))
+
+
+@then("voice input in the preview says {string}")
+def step_preview_says(context: Context, text: str) -> None:
+    """The preview's voice input status reads exactly the text."""
+    expect(PreviewPane(context.world.page).microphone.status).to_have_text(text)
+
+
+@then("the preview's microphone cannot be used")
+def step_preview_microphone_disabled(context: Context) -> None:
+    """The preview's record button is disabled."""
+    expect(PreviewPane(context.world.page).microphone.record_button).to_be_disabled()
 
 
 @then("voice input in the preview explains {string}")

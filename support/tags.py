@@ -98,6 +98,9 @@ MICROPHONE = "@microphone"
 RECORD_IN_PREVIEW_STEP = "I record a voice message in the preview"
 RECORD_IN_WEB_APP_STEP = "I record a voice message in the web app"
 START_RECORDING_IN_PREVIEW_STEP = "I start a voice message in the preview"
+RECORD_HELD_IN_PREVIEW_STEP = (
+    "I record a voice message in the preview while the console holds its transcription"
+)
 DENY_MICROPHONE_STEP = "the browser denies microphone access"
 BROWSER_TAG_STEPS: Mapping[str, frozenset[str]] = {
     MICROPHONE: frozenset(
@@ -105,6 +108,7 @@ BROWSER_TAG_STEPS: Mapping[str, frozenset[str]] = {
             RECORD_IN_PREVIEW_STEP,
             RECORD_IN_WEB_APP_STEP,
             START_RECORDING_IN_PREVIEW_STEP,
+            RECORD_HELD_IN_PREVIEW_STEP,
             DENY_MICROPHONE_STEP,
         }
     ),

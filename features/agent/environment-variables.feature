@@ -94,6 +94,27 @@ Feature: Environment variables
       | name      | value |
       | TIMEOUT_S | 30    |
 
+  Scenario: A variable whose deletion is under way cannot be deleted twice
+    Given the agent has the variable REGION set to "eu-west" via API
+    When I open the agent's configure page
+    And the console holds the next variable deletion
+    And I delete the variable REGION
+    Then the held variable deletion has been sent
+    And the variable REGION cannot be deleted again while its deletion is under way
+    When the held variable deletion is answered
+    Then the variable REGION is not listed
+    And the variables section lists 0 variables
+
+  Scenario: An agent holds at most 100 variables: the last place is taken, the next one refused
+    When I open the agent's configure page
+    And I import an env file of 99 variables
+    Then the variables section lists 99 variables
+    When I add the variable LAST_PLACE with the value "the hundredth"
+    Then the variables section lists 100 variables
+    When I try to add a variable named "ONE_TOO_MANY"
+    Then the variable dialog says "An agent has at most 100 variables; delete some first."
+    And the variables section lists 100 variables
+
   Scenario: Importing a valid .env file adds and updates variables
     Given the agent has the variable REGION set to "eu-west" via API
     When I open the agent's configure page

@@ -41,6 +41,19 @@ Feature: Voice input
     And voice input in the preview explains "HTTP 500"
     And the preview message field is empty
 
+  @external-model
+  Scenario: While a recording is transcribed the preview says so and the microphone waits
+    Given the speech-to-text model is available
+    And a basic configured agent has been created via API
+    When I open the agent's configure page
+    And I record a voice message in the preview while the console holds its transcription
+    Then the held transcription has been sent
+    And voice input in the preview says "Transcribing…"
+    And the preview's microphone cannot be used
+    When the held transcription is answered
+    Then voice input in the preview says "Transcribed: review the message, then send it."
+    And the preview message field holds what the microphone heard
+
   @prepared
   Scenario: Denied microphone permission is explained
     Given the speech-to-text model is available

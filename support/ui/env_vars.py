@@ -3,9 +3,15 @@ dialog, deleting, and importing a `.env` file with its report."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from playwright.sync_api import FilePayload, Locator, Page
+
+from support.browser.held_requests import HeldRequest, hold
+
+# One variable's URL: a change or a deletion (the page lists them all at the collection's URL).
+_ONE_VARIABLE = re.compile(r"/env-vars/[^/?]+$")
 
 
 @dataclass(frozen=True)
@@ -69,9 +75,18 @@ class EnvVarsSection:
         dialog.secret.set_checked(secret)
         dialog.save()
 
+    def delete_button(self, name: str) -> Locator:
+        return self.root.get_by_role("button", name=f"Delete {name}", exact=True)
+
     def delete(self, name: str) -> None:
-        self.root.get_by_role("button", name=f"Delete {name}", exact=True).click()
+        self.delete_button(name).click()
         self.page.get_by_role("dialog", name=f"Delete {name}?").get_by_role("button", name="Delete").click()
+
+    def hold_next_deletion(self, timeout_ms: float) -> HeldRequest:
+        """Hold the page's next request to one variable: the deletion that follows."""
+        return hold(
+            self.page, "the variable deletion", lambda url: bool(_ONE_VARIABLE.search(url)), timeout_ms
+        )
 
     def import_file(self, name: str, content: bytes) -> None:
         self.root.get_by_label("Import .env file", exact=True).set_input_files(

@@ -3,11 +3,15 @@ records and stops, what it says it is doing, and why it failed."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page, expect
 
+from support.browser.held_requests import HeldRequest, hold
 from support.step_helpers import LONG_WAIT_MS
+
+_TRANSCRIPTION = re.compile(r"/audio/transcriptions$")
 
 RECORD = "Record voice message"
 STOP = "Stop recording"
@@ -38,9 +42,18 @@ class MicrophoneControl:
     def start(self) -> None:
         self.record_button.click()
 
+    def hold_next_transcription(self, timeout_ms: float) -> HeldRequest:
+        return hold(self.page, "the transcription", lambda url: bool(_TRANSCRIPTION.search(url)), timeout_ms)
+
     def record(self, seconds: float) -> None:
-        """Record until `seconds` of audio were captured (the page counts them), then stop and
-        wait until the recording is transcribed or refused."""
+        """Record until `seconds` of audio were captured, then stop and wait until the recording
+        is transcribed or refused."""
+        self.record_and_stop(seconds)
+        # The button is back (and enabled) once the recording was transcribed or refused.
+        expect(self.record_button).to_be_enabled(timeout=LONG_WAIT_MS)  # transcribing: a model call
+
+    def record_and_stop(self, seconds: float) -> None:
+        """Record until `seconds` of audio were captured (the page counts them), then stop."""
         self.start()
         expect(self.stop_button).to_be_visible()
         self.page.wait_for_function(
@@ -52,5 +65,3 @@ class MicrophoneControl:
             timeout=LONG_WAIT_MS,  # as long as the clip
         )
         self.stop_button.click()
-        # The button is back (and enabled) once the recording was transcribed or refused.
-        expect(self.record_button).to_be_enabled(timeout=LONG_WAIT_MS)  # transcribing: a model call
