@@ -8,7 +8,7 @@ from pathlib import Path
 
 import coverage
 
-from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, blob_of
+from support.lanes.impact_map import ROOT, TESTS_LANE, FileImpact, ImpactMap, blob_of
 
 PRODUCT = "agent_builder"
 STATIC = "agent_builder/console/ui/static"
@@ -18,6 +18,7 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
     """The map from each lane's measurement folder (`lane -> E2E_IMPACT_DIR` of its run)."""
     lines: dict[str, dict[int, set[str]]] = {}
     startup: dict[str, set[int]] = {}
+    scenario_lines: dict[str, set[int]] = {}  # run under a scenario's context (not a test's)
     for lane, folder in measured.items():
         for data_file in sorted((folder / "data").glob(".coverage*")):
             data = coverage.CoverageData(basename=str(data_file))
@@ -32,7 +33,9 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
                     }
                     if scenarios:
                         lines.setdefault(path, {}).setdefault(line, set()).update(scenarios)
-                    else:
+                        if lane != TESTS_LANE:
+                            scenario_lines.setdefault(path, set()).add(line)
+                    elif lane != TESTS_LANE:  # a test run imports without a context too
                         startup.setdefault(path, set()).add(line)
         for js_file in sorted((folder / "js").glob("*.json")):
             record = json.loads(js_file.read_text(encoding="utf-8"))
@@ -43,7 +46,10 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
     impacts = {}
     for path in sorted(set(lines) | set(startup)):
         ran = {line: frozenset(s) for line, s in lines.get(path, {}).items()}
-        impacts[path] = FileImpact(blob_of(root / path), ran, startup.get(path, set()) - set(ran))
+        # A line the lanes ran at start and a test under its context stays a start-up line: the
+        # lanes depend on it, not only that test.
+        at_start = startup.get(path, set()) - scenario_lines.get(path, set())
+        impacts[path] = FileImpact(blob_of(root / path), ran, at_start)
     return ImpactMap(commit, impacts)
 
 
@@ -52,7 +58,7 @@ def _runnable(lane: str, context: str, root: Path) -> str:
     dotted name, made a pytest node id here: `tests.console.test_x.TestY.test_z`, or, for a test
     folder without `__init__.py` (pytest imports its modules by their own name), `test_x.test_z`.
     A service a test started measured for the test's file, already a node id."""
-    if lane != "tests" or context.endswith(".py"):
+    if lane != TESTS_LANE or context.endswith(".py"):
         return context
     parts = context.split(".")
     for cut in range(len(parts) - 1, 0, -1):

@@ -5,7 +5,9 @@ operators, `not` added or removed, numbers, break/continue, loops run zero times
 handlers and decorators), and Stryker's set for the console's JavaScript (ci/mutants/js_operators.py).
 The places are lines that at least one scenario executes, by the impact map (ci/impact/): the
 commit hash seeds the choice of N such lines, one mutation on each. A mutant is checked by the
-scenarios that run its line, in their lanes, and by the tests that run it; a person triages
+scenarios that run its line, in their lanes, and by the tests that run it; a line the services run
+as they start (an import, a route's decorator, a constant) by every lane that starts them, whole,
+since every scenario there depends on it. A person triages
 the equivalent ones (changing nothing anyone could observe) in generated_equivalents.toml, each
 with its reason.
 """
@@ -25,11 +27,10 @@ from cosmic_ray.plugins import get_operator  # type: ignore[import-untyped]
 
 from ci.mutants.catalogue_loader import Check, Lane, Mutant
 from ci.mutants.js_operators import JsEdit, edits
-from support.lanes.impact_map import ImpactMap, StaleMap
+from support.lanes.impact_map import TESTS_LANE, ImpactMap, StaleMap, lanes_starting
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENTS = Path(__file__).resolve().parent / "generated_equivalents.toml"
-TESTS_LANE = "tests"
 GENERATED = "generated"  # the capability of every generated mutant
 _COMPARISONS = [
     ("Eq", "NotEq"), ("NotEq", "Eq"), ("Lt", "LtE"), ("Lt", "GtE"), ("LtE", "Lt"), ("LtE", "Gt"),
@@ -93,18 +94,18 @@ def _js_mutation(edit: JsEdit) -> Callable[[str], str]:
 
 
 def sites_at_run_lines(impact: ImpactMap, root: Path = ROOT) -> dict[tuple[str, int], list[Site]]:
-    """Every site on a line some scenario runs, by (file, line); files changed since the map
-    was measured are left out (their lines are not the measured ones)."""
+    """Every site on a line some scenario runs (or the services run as they start), by (file, line);
+    files changed since the map was measured are left out (their lines are not the measured ones)."""
     by_line: dict[tuple[str, int], list[Site]] = {}
     for file in sorted(impact.files):
         try:
-            run_lines = impact.impact_of(file, root).lines
+            measured = impact.impact_of(file, root)
         except StaleMap:
             continue
         source = (root / file).read_text(encoding="utf-8")
         found = python_sites(file, source) if file.endswith(".py") else js_sites(file, source)
         for site in found:
-            if site.line in run_lines:
+            if site.line in measured.lines or site.line in measured.startup:
                 by_line.setdefault((file, site.line), []).append(site)
     return by_line
 
@@ -122,12 +123,14 @@ def as_mutant(
     """The site as a catalogue-shaped mutant: a find/replace that occurs once, and its checks."""
     original = (root / site.file).read_text(encoding="utf-8")
     find, replace = unique_edit(original, site.mutate(original))
-    scenarios = impact.files[site.file].lines[site.line]
+    measured = impact.files[site.file]
     by_lane: dict[str, list[str]] = {}
-    for scenario in sorted(scenarios):
+    for scenario in sorted(measured.lines.get(site.line, ())):
         lane, _, location = scenario.partition(" ")
         by_lane.setdefault(lane, []).append(location)
     tests = tuple(by_lane.pop(TESTS_LANE, []))
+    if site.line in measured.startup:  # every scenario of the lanes that start its service runs it
+        by_lane = {lane: [] for lane in lanes_starting(site.file)}
     checks = [
         Check(lane=_lane(lane), features=tuple(locations), first_failure=True)
         for lane, locations in sorted(by_lane.items())

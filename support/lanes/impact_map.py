@@ -18,6 +18,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP_PATH = ROOT / "ci" / "impact" / "map.json"  # measured and written by `make impact-map` (ci/impact/)
+TESTS_LANE = "tests"  # the unit tests' measurement, beside the lanes'
+# The lanes that start each service: a line a service runs at start-up is run by each of them.
+RUNTIME_LANES = ("post-merge",)
+CONSOLE_LANES = ("pr", "a11y", "post-merge")
+
+
+def lanes_starting(path: str) -> tuple[str, ...]:
+    """The lanes whose services run `path` when they start: the runtime and the sandbox start in
+    post-merge only; the console (and the package's shared modules) in every lane."""
+    return (
+        RUNTIME_LANES
+        if path.startswith(("agent_builder/runtime/", "agent_builder/shellctl/"))
+        else CONSOLE_LANES
+    )
 
 
 class StaleMap(LookupError):
@@ -28,7 +42,9 @@ class StaleMap(LookupError):
 class FileImpact:
     blob: str  # `git hash-object` of the file as measured
     lines: dict[int, frozenset[str]] = field(default_factory=dict)  # line -> scenarios that ran it
-    startup: set[int] = field(default_factory=set)  # lines run only while a service started
+    # Lines the lanes ran only while a service started (imports, decorators, constants): every
+    # scenario depends on them. Tests may have run them too, under a test's context.
+    startup: set[int] = field(default_factory=set)
 
 
 @dataclass

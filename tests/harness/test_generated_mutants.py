@@ -16,6 +16,7 @@ from support.lanes.impact_map import FileImpact, ImpactMap, blob_of
 
 PYTHON = "def allowed(n, limit):\n    if n < limit and not closed():\n        return True\n    return False\n"
 JS = "import { a } from './a.js';\nif (x === 1 && !busy) { show('Saved'); }\n"
+LIMITS = "MAX_ITEMS = 10\nMAX_BYTES = 1024\n"
 
 
 def test_python_sites_are_cosmic_rays_standard_operators() -> None:
@@ -54,6 +55,9 @@ def _map(tmp_path: Path) -> ImpactMap:
     (tmp_path / "agent_builder" / "ui").mkdir(parents=True)
     (tmp_path / "agent_builder" / "x.py").write_text(PYTHON, encoding="utf-8")
     (tmp_path / "agent_builder" / "ui" / "a.js").write_text(JS, encoding="utf-8")
+    (tmp_path / "agent_builder" / "runtime").mkdir()
+    for name in ("limits.py", "runtime/limits.py"):
+        (tmp_path / "agent_builder" / name).write_text(LIMITS, encoding="utf-8")
     ran = frozenset(
         {"pr features/a.feature:4", "post-merge features/b.feature:9", "tests tests/t.py::test_x"}
     )
@@ -62,6 +66,15 @@ def _map(tmp_path: Path) -> ImpactMap:
         {
             "agent_builder/x.py": FileImpact(blob_of(tmp_path / "agent_builder/x.py"), {2: ran}, {1}),
             "agent_builder/ui/a.js": FileImpact(blob_of(tmp_path / "agent_builder/ui/a.js"), {2: ran}),
+            # Run as the services start (line 1), and by a test under its context too (line 2).
+            "agent_builder/limits.py": FileImpact(
+                blob_of(tmp_path / "agent_builder/limits.py"),
+                {2: frozenset({"tests tests/t.py::test_x"})},
+                {1, 2},
+            ),
+            "agent_builder/runtime/limits.py": FileImpact(
+                blob_of(tmp_path / "agent_builder/runtime/limits.py"), {}, {1}
+            ),
         },
     )
 
@@ -70,9 +83,13 @@ def test_only_lines_a_scenario_ran_are_chosen_and_the_seed_decides(tmp_path: Pat
     impact = _map(tmp_path)
     by_line = sites_at_run_lines(impact, tmp_path)
 
-    assert set(by_line) == {("agent_builder/x.py", 2), ("agent_builder/ui/a.js", 2)}, (
-        "line 1 ran only at start"
-    )
+    assert set(by_line) == {
+        ("agent_builder/x.py", 2),
+        ("agent_builder/ui/a.js", 2),
+        ("agent_builder/limits.py", 1),
+        ("agent_builder/limits.py", 2),
+        ("agent_builder/runtime/limits.py", 1),
+    }, "x.py:1 has no site; start-up lines count: every scenario runs them"
     first = choose_sites(by_line, 2, seed=42)
     assert [(s.file, s.line, s.operator) for s in first] == [
         (s.file, s.line, s.operator) for s in choose_sites(by_line, 2, seed=42)
@@ -101,3 +118,22 @@ def test_a_generated_mutant_runs_the_scenarios_of_each_lane_and_the_tests(tmp_pa
     assert mutant.id == "x.py:2:ReplaceAndWithOr"
     js = next(s for s in js_sites("agent_builder/ui/a.js", JS) if s.operator == "EqualityOperator")
     assert as_mutant(js, impact, {}, tmp_path).equivalent is None
+
+
+def test_a_start_up_line_is_checked_by_every_lane_that_starts_its_service(tmp_path: Path) -> None:
+    impact = _map(tmp_path)
+
+    def checks(file: str, line: int) -> list[tuple[str | None, tuple[str, ...], tuple[str, ...]]]:
+        site = next(s for s in python_sites(file, LIMITS) if s.line == line)
+        return [(c.lane, c.features, c.pytest) for c in as_mutant(site, impact, {}, tmp_path).checks]
+
+    assert checks("agent_builder/limits.py", 1) == [("a11y", (), ()), ("post-merge", (), ()), ("pr", (), ())]
+    assert checks("agent_builder/limits.py", 2) == [
+        ("a11y", (), ()),
+        ("post-merge", (), ()),
+        ("pr", (), ()),
+        (None, (), ("tests/t.py::test_x",)),
+    ], "the test that ran it too, beside the whole lanes"
+    assert checks("agent_builder/runtime/limits.py", 1) == [("post-merge", (), ())], (
+        "only post-merge starts the runtime"
+    )

@@ -149,3 +149,35 @@ def test_a_service_a_test_starts_is_measured_for_the_tests_file(tmp_path: Path) 
         scenario for lines in impact.files["agent_builder/__main__.py"].lines.values() for scenario in lines
     }
     assert ran == {"tests tests/shellctl/test_shellctl.py"}
+
+
+def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(tmp_path: Path) -> None:
+    """A service's import-time lines (decorators, constants) run in every lane with no scenario's
+    context; a unit test that starts the service runs them under its own. Every scenario depends on
+    them: the map must not file them under that test alone (`--since` and the generated mutants
+    would then leave the lanes out)."""
+    for lane, test in (("pr", None), ("tests", "tests/console/test_cli.py::test_help (call)")):
+        folder = tmp_path / lane
+        (folder / "data").mkdir(parents=True)
+        (folder / "coveragerc").write_text("[run]\nsource_pkgs = agent_builder\n", encoding="utf-8")
+        # A lane's service measures under E2E_IMPACT_DIR, a test's under COVERAGE_PROCESS_START.
+        measured_as = (
+            {"COVERAGE_PROCESS_START": str(folder / "coveragerc"), "PYTEST_CURRENT_TEST": test}
+            if test
+            else {"E2E_IMPACT_DIR": str(folder)}
+        )
+        env = {
+            **{name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"},
+            "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT)]),
+            **measured_as,
+        }
+        subprocess.run(
+            [sys.executable, "-m", "agent_builder", "--help"], env=env, check=True, capture_output=True
+        )
+
+    impact = build({"pr": tmp_path / "pr", "tests": tmp_path / "tests"}, "commit")
+
+    main = impact.files["agent_builder/__main__.py"]
+    assert main.startup, "the lane ran __main__.py with no scenario's context"
+    assert main.startup <= set(main.lines), "the test ran the same lines under its context"
+    assert {s for line in main.startup for s in main.lines[line]} == {"tests tests/console/test_cli.py"}
