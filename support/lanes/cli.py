@@ -2,7 +2,7 @@
 
 The lane names and their tag expressions live in support/tags.py; the Makefile and CI call
 this so no lane is ever re-spelled in YAML. The lane runs on a pool of worker processes
-(support/lanes/coordinator.py): `--workers` (default `E2E_WORKERS`, `auto` = the CPU count, at most 4),
+(support/lanes/coordinator.py): `--workers` (default `E2E_WORKERS`, `auto` = one more than the CPU count, at most 4),
 `--shard I/N` for one CI machine's part of the lane, `--repeat N` to run each scenario N times
 (a scenario that fails once fails the run), `--order random[:SEED]` to hand scenarios out in a
 seeded random order instead of longest first (the seed is printed and kept for `make rerun`), so a

@@ -231,7 +231,7 @@ class Settings(BaseSettings):
     workers: Workers = var(
         "E2E_WORKERS",
         "auto",
-        meaning="Worker processes of a lane run (`python -m support.lanes`); `auto` is the CPU count, at most 4",
+        meaning="Worker processes of a lane run (`python -m support.lanes`); `auto` is one more than the CPU count, at most 4",
         accepts="`auto` or an integer from 1 to 16",
     )
     cpu_throttle: Annotated[float, Field(ge=1, le=20)] = var(
@@ -312,7 +312,9 @@ class Settings(BaseSettings):
         return self.shellctl_base_url
 
     def worker_count(self) -> int:
-        return min(os.cpu_count() or 1, MAX_AUTO_WORKERS) if self.workers == "auto" else self.workers
+        # One more than the cores: a worker keeps about 0.9 of a core busy (it waits on the console,
+        # timers and the browser), so N workers leave cores idle (benchmarks/parallel.py).
+        return min((os.cpu_count() or 1) + 1, MAX_AUTO_WORKERS) if self.workers == "auto" else self.workers
 
     def secret_values(self) -> set[str]:
         """Every secret value, for report redaction."""

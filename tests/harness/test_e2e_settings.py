@@ -194,7 +194,7 @@ def test_runtime_urls_resolve_explicit_then_legacy_then_none() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "count"), [("1", 1), ("3", 3), ("16", 16), ("auto", min(os.cpu_count() or 1, 4))]
+    ("value", "count"), [("1", 1), ("3", 3), ("16", 16), ("auto", min((os.cpu_count() or 1) + 1, 4))]
 )
 def test_workers_are_a_count_or_auto_capped_at_four(value: str, count: int) -> None:
     assert load(E2E_WORKERS=value).worker_count() == count
