@@ -149,9 +149,11 @@ def keep_runners(
         statement = statement_line(measured_source, line) if path.endswith(".py") else line
         if statement in measured.startup:
             return f"{path}:{line} runs while the services start: every scenario runs it"
-        for scenario in measured.lines.get(statement, ()):
-            location = scenario.partition(" ")[2]  # `<lane> <file:line>`: the lane's own refs filter
-            selection.keep(location, f"it runs {path}:{statement}")
+        # Coverage counts a multi-line condition under each of its lines, not its `if`'s: both.
+        for counted in sorted({statement, line}):
+            for scenario in measured.lines.get(counted, ()):
+                location = scenario.partition(" ")[2]  # `<lane> <file:line>`: the lane's own refs filter
+                selection.keep(location, f"it runs {path}:{counted}")
     return None
 
 

@@ -11,7 +11,7 @@ from ci.mutants.recall import edited_lines, recall_of, selection_for
 from ci.mutants.runner import Outcome
 from support.lanes.impact_map import FileImpact, ImpactMap
 from support.lanes.selection import ScenarioRef
-from support.lanes.since import Selection, select, statement_line
+from support.lanes.since import Selection, keep_runners, select, statement_line
 
 PRODUCT = "import os\n\n\ndef allowed(n):\n    limit = compute(1,\n                    2)\n    return n < limit\n\n\ndef unused():\n    return 0\n"
 SCENARIOS = [
@@ -172,3 +172,17 @@ def test_the_recall_proof_counts_a_killer_the_map_has_not_measured_as_selected(r
     assert proof.missed == frozenset()
     assert proof.selection.kept["features/c.feature:9"].startswith("the impact map has not measured it")
     assert "features/b.feature:5" not in proof.selection.kept  # measured, and runs no edited line
+
+
+def test_a_line_of_a_condition_over_several_lines_counts_as_itself_too() -> None:
+    """Coverage counts each line of a multi-line `if (...)` condition, and never the `if` line:
+    the condition's line keeps its scenarios (a catalogue mutant's edit there once kept none)."""
+    source = "def f(call):\n    if (\n        call.a\n        and call.b\n    ):\n        return 1\n"
+    measured = FileImpact(
+        "blob", {3: frozenset({"pr features/a.feature:3"}), 4: frozenset({"pr features/c.feature:7"})}
+    )
+    selection = Selection()
+
+    assert keep_runners("agent_builder/x.py", source, [4], measured, selection) is None
+    assert statement_line(source, 4) == 2
+    assert selection.kept == {"features/c.feature:7": "it runs agent_builder/x.py:4"}
