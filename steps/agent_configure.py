@@ -99,6 +99,18 @@ def step_refuse_next_save(context: Context) -> None:
     _configure(context.world).drop_next_draft_save()
 
 
+@given("the browser will lose the configure page's request for the agent's variables")
+def step_lose_variable_list(context: Context) -> None:
+    """Make the variable list the configure page asks for as it opens fail, as a dropped connection would."""
+    _configure(context.world).drop_next_variable_list()
+
+
+@then("the configure page says it could not load the configuration: {string}")
+def step_configure_load_error(context: Context, reason: str) -> None:
+    """The page's alert names what failed; the rest of the page stays usable."""
+    expect(_configure(context.world).load_error).to_have_text(f"Could not load the configuration: {reason}")
+
+
 @step("the console holds the next draft save")
 def step_hold_next_save(context: Context) -> None:
     """Hold the configure page's next draft save open ("the held draft save"), to look meanwhile."""

@@ -1,6 +1,6 @@
 """Sign in and sign out."""
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
@@ -58,6 +58,19 @@ def step_sign_out(context: Context) -> None:
     world.secrets.add(session)
     world.agent_builder.auth.signed_out_session = session
     nav_bar.sign_out()
+
+
+@step("the console holds the next sign-out")
+def step_hold_sign_out(context: Context) -> None:
+    """Hold the page's sign-out request open ("the held sign-out"), to look at the page meanwhile."""
+    world: World = context.world
+    world.held["sign-out"] = NavBar(world.page).hold_next_sign_out(world.settings.timeout_ms)
+
+
+@then("Sign out cannot be pressed again while it runs")
+def step_sign_out_disabled(context: Context) -> None:
+    """The Sign out button is disabled: a second click cannot start a second sign-out."""
+    expect(NavBar(context.world.page).sign_out_button).to_be_disabled()
 
 
 @then("I see the sign-in page")

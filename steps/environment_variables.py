@@ -56,6 +56,22 @@ def step_edit_variable(context: Context, name: str, value: str) -> None:
     dialog.save()
 
 
+@when("I change the variable {variable} to {string} but cancel")
+def step_edit_variable_cancelled(context: Context, name: str, value: str) -> None:
+    """Type a new value in the variable's edit dialog, then press Cancel instead of saving."""
+    dialog = _section(context.world).open_edit(name)
+    dialog.value.fill(value)
+    dialog.cancel()
+
+
+@then("no variable dialog is open and the focus is back on the variable {variable}'s Edit button")
+def step_dialog_closed_focus_back(context: Context, name: str) -> None:
+    """The dialog closed, and the keyboard goes on from the button that opened it."""
+    section = _section(context.world)
+    expect(section.open_dialogs).to_have_count(0)
+    expect(section.edit_button(name)).to_be_focused()
+
+
 @when("I delete the variable {variable}")
 def step_delete_variable(context: Context, name: str) -> None:
     """Delete the variable in the page."""

@@ -30,3 +30,13 @@ Feature: Configure entry
     Given a basic configured agent has been created via API
     When I open the agent's configure page
     Then the model picker shows "No model"
+
+  Scenario: A part of the configuration that fails to load is named, and the draft stays editable
+    Given a basic configured agent has been created via API
+    And the browser will lose the configure page's request for the agent's variables
+    When I open the agent's configure page
+    Then the configure page says it could not load the configuration: "Could not reach the server. Check your connection."
+    And the instructions field shows the agent's instructions
+    When I replace the instructions with "Edited after a failed load."
+    Then the configuration should be saved automatically
+    And the agent's draft instructions are "Edited after a failed load."

@@ -156,6 +156,17 @@ class ConfigurePage:
         """Run the page's clock past the save delay of the last edit (after `hold_next_draft_save`)."""
         self.page.clock.fast_forward(AUTOSAVE_DELAY_MS)
 
+    def drop_next_variable_list(self) -> None:
+        """Make the browser's next request for the agent's variables fail as a dropped connection
+        would: the page asks for them as it opens, after the draft is shown."""
+        self.page.route(
+            "**/console/api/agents/*/env-vars", lambda route: route.abort("connectionrefused"), times=1
+        )
+
+    @property
+    def load_error(self) -> Locator:
+        return self.page.get_by_role("alert").filter(has_text="Could not load the configuration")
+
     def drop_next_draft_save(self) -> None:
         """Make the browser's next draft save fail as a dropped connection would (the console
         itself is fine), so the page has to say so and offer a retry."""

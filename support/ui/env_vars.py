@@ -33,6 +33,9 @@ class EnvVarDialog:
     def save(self) -> None:
         self.root.get_by_role("button", name="Save variable").click()
 
+    def cancel(self) -> None:
+        self.root.get_by_role("button", name="Cancel", exact=True).click()
+
     def field_error(self, text: str) -> Locator:
         return self.root.get_by_text(text)
 
@@ -62,11 +65,18 @@ class EnvVarsSection:
         return self.dialog("Add variable")
 
     def open_edit(self, name: str) -> EnvVarDialog:
-        self.root.get_by_role("button", name=f"Edit {name}", exact=True).click()
+        self.edit_button(name).click()
         return self.dialog(f"Edit {name}")
 
     def dialog(self, title: str) -> EnvVarDialog:
         return EnvVarDialog(self.page.get_by_role("dialog", name=title, exact=True))
+
+    @property
+    def open_dialogs(self) -> Locator:
+        return self.page.get_by_role("dialog")
+
+    def edit_button(self, name: str) -> Locator:
+        return self.root.get_by_role("button", name=f"Edit {name}", exact=True)
 
     def add(self, name: str, value: str, *, secret: bool = False) -> None:
         dialog = self.open_add()

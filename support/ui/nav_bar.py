@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
+from support.browser.held_requests import HeldRequest, hold
+
 
 @dataclass(frozen=True)
 class NavBar:
@@ -22,6 +24,10 @@ class NavBar:
 
     def sign_out(self) -> None:
         self.sign_out_button.click()
+
+    def hold_next_sign_out(self, timeout_ms: float) -> HeldRequest:
+        """Hold the page's sign-out request open (the session ends when it is let through)."""
+        return hold(self.page, "the sign-out", lambda url: url.endswith("/console/api/logout"), timeout_ms)
 
     def follow(self, link: str) -> None:
         """Click a link of the main navigation ("Agents", "Knowledge", ...)."""
