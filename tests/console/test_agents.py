@@ -3,6 +3,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from api_shortcuts import ADMIN_EMAIL, HTTPS_ADMIN_PASSWORD, assert_error, create_agent, save_config
 from fastapi.testclient import TestClient
 
@@ -161,6 +162,23 @@ def test_draft_shape_and_bounds_are_validated(client: TestClient) -> None:
         assert body["errors"][0]["field"] == field, (config, body)
         assert body["message"].startswith(field)
     # Nothing was saved.
+    assert client.get(f"{AGENTS}/{agent['id']}").json()["draft"]["revision"] == 1
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("field", ["parameters.temperature", "knowledge.score_threshold"])
+def test_a_number_that_is_not_finite_is_refused_not_stored(
+    client: TestClient, number: str, field: str
+) -> None:
+    # Python's JSON parser reads NaN and Infinity; a draft holding one could not be sent back as JSON.
+    agent = create_agent(client)
+    section, name = field.split(".")
+    body = f'{{"revision": 1, "config": {{"{section}": {{"{name}": {number}}}}}}}'
+    response = client.put(
+        f"{AGENTS}/{agent['id']}/draft", content=body, headers={"Content-Type": "application/json"}
+    )
+    error = assert_error(response, 422, "invalid_request")
+    assert error["message"] == f"config.{field}: Input should be a finite number", error
     assert client.get(f"{AGENTS}/{agent['id']}").json()["draft"]["revision"] == 1
 
 
