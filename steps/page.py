@@ -5,7 +5,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.browser.tone import expect_tone
-from support.goldens import check_aria
+from support.goldens import check_region
 from support.ui.browser_page import BrowserPage
 from support.world import World
 
@@ -26,19 +26,19 @@ def step_reload_and_stay(context: Context) -> None:
 
 @then("the page's main content matches the golden {string}")
 def step_main_golden(context: Context, name: str) -> None:
-    """The page's main region, its whole accessibility tree, equals the golden file.
+    """The page's main region reads and looks exactly as its golden files.
 
-    features/goldens/<name>.aria.yml: every heading, label, button and text, nothing more
-    (E2E_GOLDEN=refresh writes it)."""
+    features/goldens/<name>.aria.yml: every heading, label, button and text, nothing more;
+    <name>.look.txt: every element's colours, type and spacing (E2E_GOLDEN=refresh writes both)."""
     world: World = context.world
-    check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).main)
+    check_region(world.settings, name, BrowserPage(world.page).main)
 
 
 @then("the open dialog matches the golden {string}")
 def step_dialog_golden(context: Context, name: str) -> None:
-    """The open dialog, its whole accessibility tree, equals the golden file (as the main content's)."""
+    """The open dialog reads and looks exactly as its golden files (as the main content's)."""
     world: World = context.world
-    check_aria(world.settings, f"{name}.aria.yml", BrowserPage(world.page).open_dialog_region)
+    check_region(world.settings, name, BrowserPage(world.page).open_dialog_region)
 
 
 @then("the open dialog's {string} button is filled with the {string} colour")

@@ -8,7 +8,7 @@ from behave.runner import Context
 from playwright.sync_api import expect
 
 from support.api_setup.agents import current_agent, last_preview_reply
-from support.goldens import check_aria, check_text, event_sequence
+from support.goldens import check_region, check_text, event_sequence
 from support.step_helpers import LONG_WAIT_MS, need
 from support.ui.preview import PreviewPane
 from support.world import World
@@ -179,6 +179,6 @@ def step_stream_golden(context: Context, name: str) -> None:
 
 @then("the preview conversation matches the golden {string}")
 def step_conversation_golden(context: Context, name: str) -> None:
-    """The preview conversation's accessibility snapshot equals the golden file."""
+    """The preview conversation reads and looks exactly as its golden files."""
     world: World = context.world
-    check_aria(world.settings, f"{name}.aria.yml", _preview(world).conversation)
+    check_region(world.settings, name, _preview(world).conversation)

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from support.api.models import ChatMessageList
 from support.api_setup.access import public_urls
 from support.api_setup.agents import saved_agent
-from support.goldens import check_aria
+from support.goldens import check_region
 from support.step_helpers import LONG_WAIT_MS
 from support.tags import WEB_APP_CHAT
 from support.ui.embedding_site import EMBEDDING_SITE, EmbeddingSite
@@ -196,9 +196,9 @@ def step_recorded_retries(context: Context, count: int) -> None:
 @then("the web app conversation matches the golden {string}")
 @WEB_APP_CHAT
 def step_conversation_golden(context: Context, name: str) -> None:
-    """The conversation's accessibility snapshot equals the golden file."""
+    """The conversation reads and looks exactly as its golden files."""
     world: World = context.world
-    check_aria(world.settings, f"{name}.aria.yml", _web_app(world).conversation)
+    check_region(world.settings, name, _web_app(world).conversation)
 
 
 @then("the web app shows the agent's name, opening statement and suggested questions")

@@ -13,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, expect
 
 from support.goldens.aria_template import as_template
+from support.goldens.looks import look_of, wait_for_look
 from support.settings import Settings
 
 GOLDENS_DIR = Path(__file__).resolve().parents[2] / "features" / "goldens"
@@ -44,16 +45,22 @@ def check_text(settings: Settings, name: str, actual: str) -> None:
         )
 
 
-def check_aria(settings: Settings, name: str, region: Locator) -> None:
-    """Poll until `region`'s accessibility snapshot matches `features/goldens/<name>`, a template
-    in which the values of a run are patterns (support/goldens/aria_template.py)."""
-    path = GOLDENS_DIR / name
+def check_region(settings: Settings, name: str, region: Locator) -> None:
+    """Poll until `region` reads as `features/goldens/<name>.aria.yml` (its accessibility
+    snapshot, a template in which the values of a run are patterns: aria_template.py), then until
+    it looks as `<name>.look.txt` (its computed styles: looks.py)."""
+    aria, look = GOLDENS_DIR / f"{name}.aria.yml", GOLDENS_DIR / f"{name}.look.txt"
     if settings.golden == "refresh":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(as_template(region.aria_snapshot()), encoding="utf-8")
-    elif not path.exists():
-        raise _missing(path)
-    expect(region).to_match_aria_snapshot(path.read_text(encoding="utf-8"))
+        aria.parent.mkdir(parents=True, exist_ok=True)
+        aria.write_text(as_template(region.aria_snapshot()), encoding="utf-8")
+    for path in (aria, look):
+        if settings.golden != "refresh" and not path.exists():
+            raise _missing(path)
+    expect(region).to_match_aria_snapshot(aria.read_text(encoding="utf-8"))
+    if settings.golden == "refresh":
+        region.page.mouse.move(0, 0)
+        look.write_text(look_of(region), encoding="utf-8")
+    wait_for_look(region, look.read_text(encoding="utf-8"), settings.timeout_ms)
 
 
 def _payload_shape(value: object) -> object:
