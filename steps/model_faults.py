@@ -68,6 +68,15 @@ def step_stall_next_calls(context: Context, count: int) -> None:
         replay.add_patch(HangPatch(call=call))
 
 
+@given("the model provider stalls the call after the next one")
+@PROVIDER_FAULT
+def step_stall_second(context: Context) -> None:
+    """The next model call is served as recorded, the one after it hangs: a tool ran, the answer waits."""
+    replay = _replay(context.world)
+    made = replay.scope_so_far().calls.get("chat", 0)
+    replay.add_patch(HangPatch(call=made + 1))
+
+
 @when("the model call is provably stalled")
 @PROVIDER_FAULT
 def step_wait_parked(context: Context) -> None:

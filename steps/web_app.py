@@ -170,6 +170,16 @@ def step_tool_exact_result(context: Context, name: str, text: str) -> None:
     expect(_web_app(context.world).tool_result(name)).to_have_text(text, timeout=LONG_WAIT_MS)
 
 
+@then("the tool {string} shows exactly the result {string} while the reply is still being written")
+def step_tool_result_mid_reply(context: Context, name: str, text: str) -> None:
+    """The tool's card shows its result as soon as the tool is done, before the reply that uses it ends."""
+    web_app = _web_app(context.world)
+    expect(web_app.tool_result(name)).to_have_text(text, timeout=LONG_WAIT_MS)
+    expect(web_app.tool_state(name)).to_have_text("Done")
+    expect(web_app.last_reply).to_have_attribute("aria-busy", "true")
+    expect(web_app.stop_button).to_be_visible()
+
+
 @then("the tool {string} shows no secret of the console")
 def step_tool_shows_no_secret(context: Context, name: str) -> None:
     """The tool call's card, once done, shows neither the admin password nor a host variable's name."""

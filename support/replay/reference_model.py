@@ -57,7 +57,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from support.replay.reference_rules import Reply, answer, message_text
 from support.replay.server import serve
-from support.replay.sse import sse_frame
+from support.replay.sse import END_OF_STREAM, sse_frame
 from support.replay.tone_audio import decode
 
 MODELS = ("gpt-4o-mini", "gpt-4o")
@@ -247,7 +247,7 @@ class _Completion:
 async def _sse(chunks: list[dict[str, Any]]) -> AsyncIterator[bytes]:
     for chunk in chunks:
         yield sse_frame(json.dumps(chunk))
-    yield sse_frame("[DONE]")
+    yield sse_frame(END_OF_STREAM)
 
 
 def main(argv: list[str] | None = None) -> int:

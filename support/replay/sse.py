@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
+END_OF_STREAM = "[DONE]"  # the OpenAI-style stream's last chunk
+
 
 def sse_frame(data: str) -> bytes:
     """One event carrying `data`; each of its lines is a `data:` line, as the SSE format requires."""
@@ -55,7 +57,8 @@ async def relay(
 ) -> AsyncIterator[bytes]:
     """An SSE body: `chunks` in order, `pace_ms` apart; with `park`, it parks after `park_after`
     chunks (also when there are fewer) and ends when `park` returns; else `on_complete` runs
-    once every chunk was sent."""
+    once every chunk was sent: at the `[DONE]` marker, or when the chunks end without one."""
+    complete = None if park else on_complete
     try:
         sent = 0
         async for chunk in chunks:
@@ -63,11 +66,16 @@ async def relay(
                 break
             if sent and pace_ms:
                 await asyncio.sleep(pace_ms / 1000)
+            # The end marker makes the stream whole: a client that reads up to it hangs up at
+            # once, which cancels this relay before the upstream's end would be seen.
+            if chunk == END_OF_STREAM and complete:
+                complete()
+                complete = None
             yield _encode(chunk)
             sent += 1
         else:
-            if not park and on_complete:
-                on_complete()
+            if complete:
+                complete()
         if park:  # also when the recording had fewer chunks: the stream stays open either way
             await park()
     finally:

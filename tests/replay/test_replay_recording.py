@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncGenerator
 from pathlib import Path
 
 import httpx
@@ -15,6 +17,7 @@ from support.replay.cassette import SseResponse, load_cassette
 from support.replay.config import ReplayConfig
 from support.replay.control import ReplayControl
 from support.replay.server import replay_server
+from support.replay.sse import relay, sse_frame
 from tests.fakes.raw_stream import raw_stream_server
 from tests.fakes.upstream import MODEL, FakeUpstream
 
@@ -130,3 +133,24 @@ def test_multi_line_sse_data_is_recorded_joined_and_replayed_intact(cassettes: P
         assert control.close_scope().ok
     assert replayed == recorded
     assert [json.loads(replayed[0]), *replayed[1:]] == [CHUNK, "line one\nline two", "[DONE]"]
+
+
+def test_a_stream_is_whole_at_its_end_marker_even_if_the_client_hangs_up_there() -> None:
+    # The runtime reads up to [DONE] and closes the connection: the relay is cancelled while it
+    # waits for the upstream's end, and the recording must not be lost with it.
+    kept: list[str] = []
+
+    async def upstream() -> AsyncGenerator[object, None]:
+        yield CHUNK
+        yield "[DONE]"
+        await asyncio.Event().wait()  # the upstream's end comes after the client hung up
+
+    async def read_to_the_marker_and_hang_up() -> list[bytes]:
+        body = relay(upstream(), 0, on_complete=lambda: kept.append("whole"))
+        frames = [await anext(body), await anext(body)]
+        await body.aclose()
+        return frames
+
+    frames = asyncio.run(read_to_the_marker_and_hang_up())
+    assert frames[1] == sse_frame("[DONE]")
+    assert kept == ["whole"]
