@@ -1,5 +1,6 @@
 """How the API a console serves differs from the contract the suite's models were generated from
-(support/api/openapi.json, written by `make contracts`).
+(support/api/openapi.json, written by `make contracts`), and likewise the agent runtime's and
+shellctl's APIs (runtime.openapi.json, shellctl.openapi.json beside it), which the console calls.
 
 Compared operation by operation, each with its schemas inlined, so a difference is named where a
 client meets it (`PATCH /console/api/agents/{agent_id} requestBody...maxItems`), whatever the
@@ -18,22 +19,27 @@ import httpx
 from support.settings.network import tls
 
 CONTRACT_PATH = Path(__file__).parent / "openapi.json"
+# The APIs the console is a client of: a runtime or shellctl deployed apart from the console must
+# serve what the console calls.
+RUNTIME_CONTRACT_PATH = Path(__file__).parent / "runtime.openapi.json"
+SHELLCTL_CONTRACT_PATH = Path(__file__).parent / "shellctl.openapi.json"
 _TEST_ROUTER_PREFIX = "/__test__"
 _METHODS = ("get", "post", "put", "patch", "delete")
 _SHOWN_PER_OPERATION = 3
 _TIMEOUT_S = 15.0
 
 
-def served_schema(console_url: str) -> dict[str, Any]:
-    """The /openapi.json a running console serves."""
-    response = httpx.get(f"{console_url.rstrip('/')}/openapi.json", timeout=_TIMEOUT_S, verify=tls())
+def served_schema(url: str, token: str | None = None) -> dict[str, Any]:
+    """The /openapi.json a running service serves (shellctl's only with its token)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = httpx.get(f"{url.rstrip('/')}/openapi.json", headers=headers, timeout=_TIMEOUT_S, verify=tls())
     response.raise_for_status()
     schema: dict[str, Any] = response.json()
     return schema
 
 
-def committed_contract() -> dict[str, Any]:
-    contract: dict[str, Any] = json.loads(CONTRACT_PATH.read_text(encoding="utf-8"))
+def committed_contract(path: Path = CONTRACT_PATH) -> dict[str, Any]:
+    contract: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return contract
 
 
