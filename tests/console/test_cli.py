@@ -130,6 +130,22 @@ def test_ready_line_names_the_real_port_and_sigterm_exits_cleanly(
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_client_on_the_machine_cannot_claim_an_https_it_does_not_have(
+    consoles: list[Console], tmp_path: Path
+) -> None:
+    # Without AGENT_BUILDER_TRUSTED_PROXIES the served process trusts no X-Forwarded-* header, not
+    # even from 127.0.0.1 as uvicorn's own default would: a claimed https is not believed, so the
+    # session cookie is not made Secure (nor is a claimed address believed, by the same setting).
+    _, http = _start(consoles, tmp_path / "console.db")
+    claimed = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+    response = http.post(
+        "/console/api/login", json={"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}, headers=claimed
+    )
+    assert response.status_code == 200, response.text
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith("ab_session=") and "secure" not in cookie.lower(), cookie
+
+
 def test_python_m_and_sigint(consoles: list[Console], tmp_path: Path) -> None:
     console, http = _start(consoles, tmp_path / "console.db", module=True)
     assert http.get("/healthz").status_code == 200
