@@ -7,7 +7,8 @@
 - before_step: the page has finished loading before the step acts;
 - after_scenario: the World closes (`World.close`): the after-scenario checks, failure evidence,
   the browser context, the cleanup queues; then the scenario's report row, and a scenario whose
-  steps passed fails on an uncaught page error, a replay problem or a failed cleanup;
+  steps passed fails on an uncaught page error, a replay problem, a failed cleanup or an error a
+  service logged meanwhile;
 - after_all: the run finishes (`RunState.finish`): the leftover audit, the zero-scenario gate,
   the reports, and teardown in reverse.
 
@@ -39,7 +40,7 @@ from support.world import World
 
 
 class ScenarioHygieneError(AssertionError):
-    """A scenario whose steps passed but left an uncaught page error or a failed cleanup."""
+    """A scenario whose steps passed but left an uncaught page error, a failed cleanup or a logged service error."""
 
 
 def _raise_keyboard_interrupt(signum: int, frame: object) -> None:

@@ -34,6 +34,7 @@ from support.replay.control import ReplayControl
 from support.replay.explain import leftover_text, misses_text
 from support.run.impact import PageCoverage, enter_scenario, scenario_id
 from support.run.result import CheckFailure
+from support.run.service_logs import ServiceLogs
 from support.run.state import RunState
 from support.seeded.runtime import RuntimeBackend
 from support.seeded.specs import VoiceClip
@@ -182,6 +183,7 @@ class World:
     # this, the scenario left behind, whatever it was called.
     resources_before: set[Resource] = field(default_factory=set)
     page_coverage: PageCoverage | None = None  # only while `make impact-map` measures
+    service_logs: ServiceLogs | None = None  # the logs of the services this worker started
 
     def name(self, label: str) -> str:
         """A run- and worker-unique name with the E2E prefix, so leftovers can be audited."""
@@ -238,6 +240,9 @@ class World:
             scenario_location=f"{scenario.filename}:{scenario.line}",
             replay=run.replay if tags & {EXTERNAL_MODEL, EXTERNAL_TOOL} else None,
             resources_before=every_resource(run.console),
+            service_logs=ServiceLogs.mark(services)
+            if (services := run.report_dir / "services").is_dir()
+            else None,
         )
         browser_context.on("page", lambda new_page: _watch_page(new_page, world))
         _watch_page(world.page, world)
@@ -262,6 +267,8 @@ class World:
         if cleanup_failures:
             checks.append(("cleanup", "cleanup failed: " + "; ".join(str(f) for f in cleanup_failures)))
         checks += self._left_behind()
+        if self.service_logs is not None and (errors := self.service_logs.errors_since_mark()):
+            checks.append(("service errors", "\n".join(errors)))
         return ScenarioEnd(checks, evidence)
 
     def _left_behind(self) -> list[CheckFailure]:
