@@ -7,9 +7,9 @@ The places are lines that at least one scenario executes, by the impact map (ci/
 commit hash seeds the choice of N such lines, one mutation on each. A mutant is checked by the
 scenarios that run its line, in their lanes, and by the tests that run it; a line the services run
 as they start (an import, a route's decorator, a constant) by every lane that starts them, whole,
-since every scenario there depends on it. A person triages
-the equivalent ones (changing nothing anyone could observe) in generated_equivalents.toml, each
-with its reason.
+since every scenario there depends on it, and by every test that runs some line of its file. A
+person triages the equivalent ones (changing nothing anyone could observe) in
+generated_equivalents.toml, each with its reason.
 """
 
 from __future__ import annotations
@@ -131,6 +131,9 @@ def as_mutant(
     tests = tuple(by_lane.pop(TESTS_LANE, []))
     if site.line in measured.startup:  # every scenario of the lanes that start its service runs it
         by_lane = {lane: [] for lane in lanes_starting(site.file)}
+        # Module-level code runs once per test process, credited to whichever test imported the
+        # module first: every test that runs some line of the file depends on it.
+        tests = tuple(sorted({location for ran in measured.lines.values() for location in _tests(ran)}))
     checks = [
         Check(lane=_lane(lane), features=tuple(locations), first_failure=True)
         for lane, locations in sorted(by_lane.items())
@@ -149,6 +152,10 @@ def as_mutant(
         equivalent=equivalents.get((site.file, before, after)),
         extra_checks=tuple(checks[1:]),
     )
+
+
+def _tests(scenarios: frozenset[str]) -> list[str]:
+    return [s.partition(" ")[2] for s in scenarios if s.partition(" ")[0] == TESTS_LANE]
 
 
 def _lane(name: str) -> Lane:

@@ -127,13 +127,17 @@ def test_a_start_up_line_is_checked_by_every_lane_that_starts_its_service(tmp_pa
         site = next(s for s in python_sites(file, LIMITS) if s.line == line)
         return [(c.lane, c.features, c.pytest) for c in as_mutant(site, impact, {}, tmp_path).checks]
 
-    assert checks("agent_builder/limits.py", 1) == [("a11y", (), ()), ("post-merge", (), ()), ("pr", (), ())]
-    assert checks("agent_builder/limits.py", 2) == [
+    whole_lanes_and_the_files_tests = [
         ("a11y", (), ()),
         ("post-merge", (), ()),
         ("pr", (), ()),
         (None, (), ("tests/t.py::test_x",)),
-    ], "the test that ran it too, beside the whole lanes"
+    ]
+    assert checks("agent_builder/limits.py", 1) == whole_lanes_and_the_files_tests, (
+        "a module-level line is credited to the test that imported the module first: every test "
+        "that runs the file checks it"
+    )
+    assert checks("agent_builder/limits.py", 2) == whole_lanes_and_the_files_tests
     assert checks("agent_builder/runtime/limits.py", 1) == [("post-merge", (), ())], (
         "only post-merge starts the runtime"
     )
