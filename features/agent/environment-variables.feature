@@ -84,19 +84,6 @@ Feature: Environment variables
       | name   | value   |
       | REGION | us-east |
 
-  Scenario: Cancelling a variable's edit keeps its value and gives the focus back
-    Given the agent has the variable REGION set to "eu-west" via API
-    When I open the agent's configure page
-    And I change the variable REGION to "us-east" but cancel
-    Then no variable dialog is open and the focus is back on the variable REGION's Edit button
-    And the variables are listed:
-      | name   | value   |
-      | REGION | eu-west |
-    When I refresh the page
-    Then the variables are listed:
-      | name   | value   |
-      | REGION | eu-west |
-
   Scenario: Deleting a variable removes it
     Given the agent has the variable REGION set to "eu-west" via API
     And the agent has the variable TIMEOUT_S set to "30" via API
@@ -194,3 +181,16 @@ Feature: Environment variables
     When I import an env file of 60 variables
     Then the import reports "Imported 60 variables: 0 added, 60 updated, 0 lines skipped."
     And the variables section lists 60 variables
+
+  Scenario: Cancelling a variable's edit keeps its value and gives the focus back
+    Given the agent has the variable REGION set to "eu-west" via API
+    When I open the agent's configure page
+    And I change the variable REGION to "us-east" but cancel
+    Then no variable dialog is open and the focus is back on the variable REGION's Edit button
+    And the variables are listed:
+      | name   | value   |
+      | REGION | eu-west |
+    When I refresh the page
+    Then the variables are listed:
+      | name   | value   |
+      | REGION | eu-west |

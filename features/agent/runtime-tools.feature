@@ -17,18 +17,6 @@ Feature: Tools proven through replies
     Then the tool "sandbox_shell" shows the result "E2E-SANDBOX-42"
     And the agent replies "Tool sandbox_shell returned: E2E-SANDBOX-42"
 
-  Scenario: A tool's result shows on its card while the agent is still writing the reply
-    Given the agent has the tool "sandbox_shell" enabled via API
-    And the agent has been published via API
-    And the model provider stalls the call after the next one
-    When I open the agent's web app
-    And I send the message "Please run the command `echo E2E-SANDBOX-$((6 * 7))`"
-    And the model call is provably stalled
-    Then the tool "sandbox_shell" shows exactly the result "E2E-SANDBOX-42" while the reply is still being written
-    When I stop the reply
-    Then the reply is marked "Stopped"
-    And the tool "sandbox_shell" shows exactly the result "E2E-SANDBOX-42"
-
   Scenario: A command that exceeds the sandbox timeout is a visible tool error
     Given the agent has the tool "sandbox_shell" enabled via API
     And the agent has been published via API
@@ -82,3 +70,15 @@ Feature: Tools proven through replies
     And I send the message "Please search the web for E2E orbital greenhouses"
     Then the tool "web_search" shows the result "Reference search result 1 for E2E orbital greenhouses"
     And the agent's reply mentions "Reference search result 1 for E2E orbital greenhouses"
+
+  Scenario: A tool's result shows on its card while the agent is still writing the reply
+    Given the agent has the tool "sandbox_shell" enabled via API
+    And the agent has been published via API
+    And the model provider stalls the call after the next one
+    When I open the agent's web app
+    And I send the message "Please run the command `echo E2E-SANDBOX-$((6 * 7))`"
+    And the model call is provably stalled
+    Then the tool "sandbox_shell" shows exactly the result "E2E-SANDBOX-42" while the reply is still being written
+    When I stop the reply
+    Then the reply is marked "Stopped"
+    And the tool "sandbox_shell" shows exactly the result "E2E-SANDBOX-42"

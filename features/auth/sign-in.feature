@@ -23,16 +23,6 @@ Feature: Sign in and sign out
     And opening the agent roster sends me to the sign-in page
     And the session I signed out of is refused by the console API
 
-  Scenario: Sign out cannot be pressed twice while it runs
-    When I sign in with the admin credentials
-    And the console holds the next sign-out
-    And I sign out
-    Then the held sign-out has been sent
-    And Sign out cannot be pressed again while it runs
-    When the held sign-out is released
-    Then I see the sign-in page
-    And the session I signed out of is refused by the console API
-
   Scenario: A form posted from another port of the console's host is refused and the session stays
     When I sign in with the admin credentials
     Then I see the agent roster
@@ -66,3 +56,13 @@ Feature: Sign in and sign out
     When I open a sign-in link that sends me on to "/%09/evil.example/"
     And I sign in with the admin credentials
     Then I see the agent roster
+
+  Scenario: Sign out cannot be pressed twice while it runs
+    When I sign in with the admin credentials
+    And the console holds the next sign-out
+    And I sign out
+    Then the held sign-out has been sent
+    And Sign out cannot be pressed again while it runs
+    When the held sign-out is released
+    Then I see the sign-in page
+    And the session I signed out of is refused by the console API

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -151,6 +152,8 @@ def test_a_stream_is_whole_at_its_end_marker_even_if_the_client_hangs_up_there()
         await body.aclose()
         return frames
 
-    frames = asyncio.run(read_to_the_marker_and_hang_up())
+    # In a thread of its own: a test session's Playwright (sync API) keeps a loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        frames = thread.submit(asyncio.run, read_to_the_marker_and_hang_up()).result()
     assert frames[1] == sse_frame("[DONE]")
     assert kept == ["whole"]
