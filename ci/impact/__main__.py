@@ -3,7 +3,7 @@
 Runs the PR, a11y and post-merge lanes on one worker each, and the unit tests (one worker: the services' coverage is
 switched per scenario, so two scenarios must never run at once), with the product's services
 measuring their Python coverage (ci/impact/site/) and every page its JavaScript coverage
-(support/run/impact.py), the tests each test function apart (ci/impact/site/), then writes ci/impact/map.json (ci/impact/impact_map.py). Exits 1 when
+(support/run/impact.py), the tests each test apart (ci/impact/site/), then writes ci/impact/map.json. Exits 1 when
 a lane fails: a map of a failing run would attribute lines to scenarios that did not finish.
 `python -m ci.impact --where FILE:LINE` prints the scenarios the map has for a line.
 """
@@ -20,9 +20,11 @@ import time
 from pathlib import Path
 
 from ci.impact.build import build
+from ci.impact.site.impact_per_test import SERVICES_DIR
 from support.lanes.impact_map import MAP_PATH, ROOT, ImpactMap, StaleMap
 
 SITE = Path(__file__).resolve().parent / "site"
+PER_TEST = "impact_per_test"  # the pytest plugin in SITE
 # lane -> (argv, extra environment), each on one worker.
 LANES: dict[str, tuple[list[str], dict[str, str]]] = {
     "pr": ([sys.executable, "-m", "support.lanes", "pr"], {}),
@@ -36,7 +38,6 @@ _TESTS_RC = """[run]
 source_pkgs = agent_builder
 data_file = {folder}/data/.coverage
 parallel = True
-dynamic_context = test_function
 """
 
 
@@ -46,8 +47,8 @@ def _measure(lane: str, folder: Path) -> bool:
     if lane == TESTS:
         (folder / "data").mkdir()
         (folder / "coveragerc").write_text(_TESTS_RC.format(folder=folder), encoding="utf-8")
-        env["COVERAGE_PROCESS_START"] = str(folder / "coveragerc")
-        argv = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"]
+        env |= {"COVERAGE_PROCESS_START": str(folder / "coveragerc"), SERVICES_DIR: str(folder)}
+        argv = [sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider", "-p", PER_TEST]
     else:
         argv, extra = LANES[lane]
         env |= {**extra, "E2E_IMPACT_DIR": str(folder)}

@@ -20,7 +20,7 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
     startup: dict[str, set[int]] = {}
     scenario_lines: dict[str, set[int]] = {}  # run under a scenario's context (not a test's)
     for lane, folder in measured.items():
-        for data_file in sorted((folder / "data").glob(".coverage*")):
+        for data_file in sorted(folder.glob("**/data/.coverage*")):  # the unit tests': per worker too
             data = coverage.CoverageData(basename=str(data_file))
             data.read()
             for measured_file in data.measured_files():
@@ -28,9 +28,7 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
                 if path is None:
                     continue
                 for line, contexts in (data.contexts_by_lineno(measured_file) or {}).items():
-                    scenarios = {
-                        f"{lane} {_runnable(lane, context, root)}" for context in contexts if context
-                    }
+                    scenarios = {f"{lane} {context}" for context in contexts if context}
                     if scenarios:
                         lines.setdefault(path, {}).setdefault(line, set()).update(scenarios)
                         if lane != TESTS_LANE:
@@ -51,23 +49,6 @@ def build(measured: dict[str, Path], commit: str, root: Path = ROOT) -> ImpactMa
         at_start = startup.get(path, set()) - scenario_lines.get(path, set())
         impacts[path] = FileImpact(blob_of(root / path), ran, at_start)
     return ImpactMap(commit, impacts)
-
-
-def _runnable(lane: str, context: str, root: Path) -> str:
-    """A scenario's context is its `file:line`; a test's (coverage's `test_function`) is its
-    dotted name, made a pytest node id here: `tests.console.test_x.TestY.test_z`, or, for a test
-    folder without `__init__.py` (pytest imports its modules by their own name), `test_x.test_z`.
-    A service a test started measured for the test's file, already a node id."""
-    if lane != TESTS_LANE or context.endswith(".py"):
-        return context
-    parts = context.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        dotted = Path(*parts[:cut]).with_suffix(".py")
-        found = [dotted] if (root / dotted).is_file() else sorted((root / "tests").rglob(dotted.as_posix()))
-        if len(found) == 1:
-            module = found[0].relative_to(root) if found[0].is_absolute() else found[0]
-            return "::".join([module.as_posix(), *parts[cut:]])
-    return context
 
 
 def _product_path(measured_file: str) -> str | None:

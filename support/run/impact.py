@@ -44,12 +44,10 @@ def enter_scenario(folder: Path, scenario: str) -> None:
     for pid_file in sorted((folder / "pids").glob("*")) if (folder / "pids").is_dir() else []:
         pid = int(pid_file.name)
         (folder / "acks" / pid_file.name).unlink(missing_ok=True)
-        try:
-            os.kill(pid, signal.SIGUSR1)
-        except ProcessLookupError:  # a service that has stopped measures nothing more
+        if _signalled(pid):
+            waiting.append(pid)
+        else:  # a service that has stopped measures nothing more
             pid_file.unlink()
-            continue
-        waiting.append(pid)
     deadline = time.monotonic() + _ACK_DEADLINE_S
     for pid in waiting:
         ack = folder / "acks" / str(pid)
@@ -57,6 +55,19 @@ def enter_scenario(folder: Path, scenario: str) -> None:
             if time.monotonic() > deadline:
                 raise ImpactError(f"measuring process {pid} did not switch to {scenario} within 10 s")
             time.sleep(0.002)  # polling a file another process writes; bounded by the deadline
+
+
+def _signalled(pid: int) -> bool:
+    """Asks a measuring process to switch; False if it ended, or is a zombie its parent has not
+    waited for yet (it would never answer): a unit test's services come and go while it measures."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rpartition(")")[2].split()[0]
+        if state in ("Z", "X"):
+            return False
+        os.kill(pid, signal.SIGUSR1)
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return True
 
 
 @dataclass

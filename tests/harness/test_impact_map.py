@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from ci.impact.__main__ import SITE
-from ci.impact.build import _runnable, build
+from ci.impact.__main__ import PER_TEST, SITE
+from ci.impact.build import build
+from ci.impact.site.impact_per_test import SERVICES_DIR
 from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, StaleMap, blob_of
 from support.run.impact import PageCoverage, _static_name, executed_lines
 
@@ -53,19 +54,51 @@ def test_hashed_static_names_are_the_files_under_static() -> None:
     assert _static_name("/static/chat_view.0123456789ab.js") == "chat_view.js"
 
 
-def test_a_test_context_becomes_its_pytest_node_id() -> None:
-    root = Path(__file__).resolve().parents[2]
-    assert _runnable("tests", "tests.harness.test_impact_map.test_x", root) == (
-        "tests/harness/test_impact_map.py::test_x"
+def _measuring_env(**measured_as: str) -> dict[str, str]:
+    """This process's environment (which may be `make impact-map`'s own) measuring only as told."""
+    ours = ("PYTEST_CURRENT_TEST", "COVERAGE_PROCESS_START", "E2E_IMPACT_DIR", SERVICES_DIR)
+    return {
+        **{name: value for name, value in os.environ.items() if name not in ours},
+        "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT)]),
+        **measured_as,
+    }
+
+
+def _tests_folder(folder: Path) -> dict[str, str]:
+    (folder / "data").mkdir(parents=True)
+    (folder / "coveragerc").write_text(
+        f"[run]\nsource_pkgs = agent_builder\ndata_file = {folder}/data/.coverage\nparallel = True\n",
+        encoding="utf-8",
     )
-    assert _runnable("tests", "tests.harness.test_impact_map.TestY.test_z", root) == (
-        "tests/harness/test_impact_map.py::TestY::test_z"
+    return {"COVERAGE_PROCESS_START": str(folder / "coveragerc"), SERVICES_DIR: str(folder)}
+
+
+def test_a_line_any_thread_of_a_test_runs_counts_for_that_test(tmp_path: Path) -> None:
+    """A TestClient runs the app on its own thread, where coverage's `test_function` context names
+    no test: the map would give `make test`'s generated mutants none of the tests that kill them."""
+    folder = tmp_path / "measured"
+    (tmp_path / "test_threads.py").write_text(
+        "import threading\n"
+        "from agent_builder.redaction import scrub\n\n"
+        "def test_scrubs_on_a_thread():\n"
+        "    thread = threading.Thread(target=scrub, args=('Bearer abc',))\n"
+        "    thread.start()\n"
+        "    thread.join()\n\n"
+        "def test_nothing():\n"
+        "    pass\n",
+        encoding="utf-8",
     )
-    # tests/console has no __init__.py: pytest imports its modules by their own names.
-    assert (
-        _runnable("tests", "test_access_point.test_y", root) == "tests/console/test_access_point.py::test_y"
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", PER_TEST, "test_threads.py"]
+    subprocess.run(
+        argv, cwd=tmp_path, env=_measuring_env(**_tests_folder(folder)), check=True, capture_output=True
     )
-    assert _runnable("pr", "features/a.feature:12", root) == "features/a.feature:12"
+
+    impact = build({"tests": folder}, "commit")
+
+    ran = {
+        scenario for lines in impact.files["agent_builder/redaction.py"].lines.values() for scenario in lines
+    }
+    assert ran == {"tests test_threads.py::test_scrubs_on_a_thread"}
 
 
 def test_the_map_round_trips_and_refuses_a_changed_file(tmp_path: Path) -> None:
@@ -128,19 +161,17 @@ def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
     }
 
 
-def test_a_service_a_test_starts_is_measured_for_the_tests_file(tmp_path: Path) -> None:
-    """`make impact-map`'s unit-test run: the product's lines a test's service ran count for the
-    test's file, not for every test (as lines with no context would)."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "coveragerc").write_text("[run]\nsource_pkgs = agent_builder\n", encoding="utf-8")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT)]),
-        "COVERAGE_PROCESS_START": str(tmp_path / "coveragerc"),
-        "PYTEST_CURRENT_TEST": "tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed (call)",
-    }
+def test_a_service_a_test_starts_counts_for_that_test_from_its_start(tmp_path: Path) -> None:
+    """`make impact-map`'s unit-test run: the service starts under the test running then, and is
+    switched from test to test like a lane's services from scenario to scenario."""
+    folder = tmp_path / "gw0"
+    env = _tests_folder(folder)
+    (folder / "context").write_text("tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed")
     subprocess.run(
-        [sys.executable, "-m", "agent_builder", "--help"], env=env, check=True, capture_output=True
+        [sys.executable, "-m", "agent_builder", "--help"],
+        env=_measuring_env(**env),
+        check=True,
+        capture_output=True,
     )
 
     impact = build({"tests": tmp_path}, "commit")
@@ -148,7 +179,7 @@ def test_a_service_a_test_starts_is_measured_for_the_tests_file(tmp_path: Path) 
     ran = {
         scenario for lines in impact.files["agent_builder/__main__.py"].lines.values() for scenario in lines
     }
-    assert ran == {"tests tests/shellctl/test_shellctl.py"}
+    assert ran == {"tests tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed"}
 
 
 def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(tmp_path: Path) -> None:
@@ -156,23 +187,19 @@ def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(
     context; a unit test that starts the service runs them under its own. Every scenario depends on
     them: the map must not file them under that test alone (`--since` and the generated mutants
     would then leave the lanes out)."""
-    for lane, test in (("pr", None), ("tests", "tests/console/test_cli.py::test_help (call)")):
+    for lane, test in (("pr", None), ("tests", "tests/console/test_cli.py::test_help")):
         folder = tmp_path / lane
-        (folder / "data").mkdir(parents=True)
-        (folder / "coveragerc").write_text("[run]\nsource_pkgs = agent_builder\n", encoding="utf-8")
-        # A lane's service measures under E2E_IMPACT_DIR, a test's under COVERAGE_PROCESS_START.
-        measured_as = (
-            {"COVERAGE_PROCESS_START": str(folder / "coveragerc"), "PYTEST_CURRENT_TEST": test}
-            if test
-            else {"E2E_IMPACT_DIR": str(folder)}
-        )
-        env = {
-            **{name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"},
-            "PYTHONPATH": os.pathsep.join([str(SITE), str(ROOT)]),
-            **measured_as,
-        }
+        if test:  # a test's service measures under E2E_IMPACT_TESTS_DIR, a lane's under E2E_IMPACT_DIR
+            measured_as = _tests_folder(folder)
+            (folder / "context").write_text(test, encoding="utf-8")
+        else:
+            (folder / "data").mkdir(parents=True)
+            measured_as = {"E2E_IMPACT_DIR": str(folder)}
         subprocess.run(
-            [sys.executable, "-m", "agent_builder", "--help"], env=env, check=True, capture_output=True
+            [sys.executable, "-m", "agent_builder", "--help"],
+            env=_measuring_env(**measured_as),
+            check=True,
+            capture_output=True,
         )
 
     impact = build({"pr": tmp_path / "pr", "tests": tmp_path / "tests"}, "commit")
@@ -180,4 +207,6 @@ def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(
     main = impact.files["agent_builder/__main__.py"]
     assert main.startup, "the lane ran __main__.py with no scenario's context"
     assert main.startup <= set(main.lines), "the test ran the same lines under its context"
-    assert {s for line in main.startup for s in main.lines[line]} == {"tests tests/console/test_cli.py"}
+    assert {s for line in main.startup for s in main.lines[line]} == {
+        "tests tests/console/test_cli.py::test_help"
+    }

@@ -7,9 +7,9 @@ harness (support/run/impact.py) writes the scenario's id to `<dir>/context` and 
 to every pid listed in `<dir>/pids/`; each process switches context and acknowledges under
 `<dir>/acks/<pid>`, so no line the scenario runs is counted for the one before. Lines run
 before the first switch (imports, start-up) keep the empty context: every scenario's.
-For the unit tests, `ci.impact` sets COVERAGE_PROCESS_START instead: pytest and its xdist
-workers measure, each test function its own context; a service a test starts measures for the
-test's file (PYTEST_CURRENT_TEST when it started: a module's fixture may serve all its tests).
+For the unit tests, `ci.impact` sets COVERAGE_PROCESS_START and E2E_IMPACT_TESTS_DIR instead:
+pytest and its xdist workers measure, and so do the services a test starts, switched from test to
+test the same way by the pytest plugin impact_per_test.py.
 """
 
 import os
@@ -39,10 +39,10 @@ def _start(folder: str, context: str | None = None) -> "coverage.Coverage":
     return measurer
 
 
-def _measure(folder: str) -> None:
+def _measure(folder: str, context: str | None = None) -> None:
     import signal
 
-    measurer = _start(folder)
+    measurer = _start(folder, context)
 
     def switch(signum: int, frame: object) -> None:
         with open(os.path.join(folder, "context"), encoding="utf-8") as current:
@@ -58,6 +58,15 @@ def _measure(folder: str) -> None:
         pass
 
 
+def _current_test(folder: str) -> str | None:
+    """The test that started this service: its start-up lines count for it."""
+    try:
+        with open(os.path.join(folder, "context"), encoding="utf-8") as current:
+            return current.read()
+    except FileNotFoundError:
+        return None
+
+
 def _is_product_service() -> bool:
     argv = sys.orig_argv
     return "-m" in argv and argv[argv.index("-m") + 1 : argv.index("-m") + 2] == ["agent_builder"]
@@ -65,11 +74,9 @@ def _is_product_service() -> bool:
 
 if os.environ.get("E2E_IMPACT_DIR") and _is_product_service():
     _measure(os.environ["E2E_IMPACT_DIR"])
-elif os.environ.get("COVERAGE_PROCESS_START"):  # the unit tests: each test is its own context
-    if os.environ.get("PYTEST_CURRENT_TEST") and _is_product_service():
-        test_file = os.environ["PYTEST_CURRENT_TEST"].split("::", 1)[0]
-        _start(os.path.dirname(os.environ["COVERAGE_PROCESS_START"]), context=test_file)
-    else:
-        import coverage
+elif os.environ.get("E2E_IMPACT_TESTS_DIR") and _is_product_service():  # started by a unit test
+    _measure(os.environ["E2E_IMPACT_TESTS_DIR"], _current_test(os.environ["E2E_IMPACT_TESTS_DIR"]))
+elif os.environ.get("COVERAGE_PROCESS_START"):  # pytest and its workers (impact_per_test.py)
+    import coverage
 
-        coverage.process_startup()
+    coverage.process_startup()
