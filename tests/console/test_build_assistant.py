@@ -192,6 +192,11 @@ def test_discard_drops_the_proposal_only(
             "invalid_proposal",
             "two skills are named release-notes",
         ),
+        (  # several names twice: the first in sorted order is named, whatever order they came in
+            CallTool("propose_draft", {"skills": [{**SKILL, "name": name} for name in "baba"]}),
+            "invalid_proposal",
+            "two skills are named a.",
+        ),
         (
             CallTool("propose_draft", {"skills": [{**SKILL, "name": "Release Notes"}]}),
             "invalid_proposal",

@@ -267,7 +267,9 @@ def test_stop_cuts_the_stream_when_the_runtime_does_not_end_the_run(
         start, _ = next(events), next(events)
         stopped = console.public.post(f"{api}/messages/{start.data['message_id']}/stop").json()
         assert [event.name for event in events] == ["message_end"]
-    assert (stopped["status"], stopped["content"]) == ("cancelled", "Partial")
+    assert (stopped["status"], stopped["content"], stopped["moderated"]) == ("cancelled", "Partial", None)
+    stored = wait_for_reply(console, agent, start.data["conversation_id"])  # nothing moderated it
+    assert (stored["status"], stored["content"], stored["moderated"]) == ("cancelled", "Partial", None)
     message_id = start.data["message_id"]
     assert fake.authorizations[-1] == (f"/runs/{message_id}/cancel", f"Bearer {RUNTIME_TOKEN}")
 

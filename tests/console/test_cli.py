@@ -166,6 +166,12 @@ def test_busy_port_and_bad_settings_fail_with_a_message(consoles: list[Console],
     assert "AGENT_BUILDER_MAX_DOCUMENT_BYTES" in console.stderr()
 
 
+def test_without_a_command_it_exits_2_naming_the_command_as_required() -> None:
+    done = subprocess.run([AGENT_BUILDER], check=False, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "the following arguments are required: COMMAND" in done.stderr
+
+
 def test_the_console_serves_a_listening_socket_it_inherits(consoles: list[Console], tmp_path: Path) -> None:
     # A supervisor binds first, so others learn the console's URL before it starts (docs/console.md).
     with socket.create_server(("127.0.0.1", 0)) as listening:

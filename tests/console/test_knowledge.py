@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from api_shortcuts import assert_error, create_agent, save_config, sign_in, upload, wait_for_indexing
 from fastapi.testclient import TestClient
 
-from agent_builder.console.indexing import MAX_SEGMENT_CHARS, split_into_segments
+from agent_builder.console.db import Database
+from agent_builder.console.indexing import MAX_SEGMENT_CHARS, index_next_document, split_into_segments
+from agent_builder.console.schemas.knowledge import DatasetCreate
+from agent_builder.console.services import knowledge
 from agent_builder.console.services.knowledge import bm25_to_score, fts_query
 
 DATASETS = "/console/api/datasets"
@@ -90,6 +94,17 @@ def test_long_paragraphs_are_cut_near_the_limit_at_whitespace() -> None:
     assert " ".join(middle) == words  # nothing lost, no word split
     assert split_into_segments("x" * 2000) == ["x" * 800, "x" * 800, "x" * 400]
     assert split_into_segments("a\r\n\r\nb") == ["a", "b"]
+
+
+def test_the_indexer_says_whether_there_was_a_document_to_index(tmp_path: Path) -> None:
+    # The worker keeps indexing while this is True, so a False after real work would stall the backlog.
+    db = Database(tmp_path / "console.db")
+    dataset = knowledge.create_dataset(db, DatasetCreate(name="Backlog"))
+    for name in ("one.md", "two.md"):
+        knowledge.add_document(db, dataset.id, name, b"Alpha paragraph.")
+    assert [index_next_document(db) for _ in range(3)] == [True, True, False]
+    assert [d.indexing_status for d in knowledge.list_documents(db, dataset.id)] == ["completed"] * 2
+    db.close()
 
 
 def test_retrieval_ranks_keyword_matches_with_scores_in_0_1(client: TestClient) -> None:

@@ -21,6 +21,7 @@ from agent_builder import cli
 from agent_builder.console import crypto
 from agent_builder.console.config import ConsoleConfig
 from agent_builder.console.db import Database, new_id, utc_now
+from agent_builder.redaction import scrub
 from agent_builder.settings import ConfigError
 from tests.fakes.upstream import FakeUpstream, Raw
 from tests.product_services import agent_builder, running
@@ -184,6 +185,13 @@ def test_base_urls_are_shown_without_their_password_or_query_key(client: TestCli
     assert patched.json()["base_url"] == provider.json()["base_url"]
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT base_url FROM providers").fetchone()[0] == url
+
+
+def test_scrub_keeps_random_runs_only_when_asked_and_masks_keys_either_way() -> None:
+    run = "a1B2c3D4e5F6g7H8i9J0k1L2m3"  # a random token, or an id in a log line
+    text = f"id {run}, Authorization: Bearer abc.def, key sk-proj-0123456789"
+    assert scrub(text) == "id ***, Authorization: Bearer ***, key ***"
+    assert scrub(text, random_runs=False) == f"id {run}, Authorization: Bearer ***, key ***"
 
 
 def test_logs_never_show_url_credentials(tmp_path: Path, fake_upstream: FakeUpstream) -> None:

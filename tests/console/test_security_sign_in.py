@@ -12,6 +12,7 @@ from api_shortcuts import ADMIN_EMAIL, ADMIN_PASSWORD, BROWSER_HEADERS, HTTPS_AD
 from fastapi.testclient import TestClient
 
 from agent_builder.console import auth
+from agent_builder.console.errors import ApiError
 from agent_builder.console.security.redirects import safe_next
 from agent_builder.console.security.throttle import FREE_FAILURES, LoginThrottle
 from tests.console.next_vectors import CONSOLE_PATHS, ELSEWHERE
@@ -76,6 +77,18 @@ def test_wrong_passwords_cost_a_growing_delay_and_the_right_one_works_after_it(
             assert_error(_login(client, WRONG), 401, "invalid_credentials")
     assert _login(client, RIGHT).status_code == 200  # the delay passed: in, and the count is reset
     assert_error(_login(client, WRONG), 401, "invalid_credentials")
+
+
+def test_the_delay_stops_doubling_at_15_minutes() -> None:
+    clock = Clock()
+    throttle = LoginThrottle(clock=clock)
+    for _ in range(FREE_FAILURES + 20):  # uncapped, the last delay would be 2**19 s
+        clock.now += 10**6  # past any delay so far: each wrong password is checked and counted
+        with pytest.raises(PermissionError), throttle.attempt(ADMIN_EMAIL, "192.0.2.1"):
+            raise PermissionError("wrong password")
+    with pytest.raises(ApiError) as locked, throttle.attempt(ADMIN_EMAIL, "192.0.2.1"):
+        pass
+    assert locked.value.headers == {"Retry-After": "900"}
 
 
 def test_the_delay_holds_per_client_and_per_account_for_clients_that_failed(

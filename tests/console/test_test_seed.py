@@ -69,6 +69,20 @@ def test_seed_input_is_validated(make_client: Any) -> None:
         assert_error(client.post("/__test__/conversations", json=bad), 422, "invalid_request")
 
 
+def test_a_seeded_message_may_be_10000_characters_and_no_more(make_client: Any) -> None:
+    client = make_client(enable_test_seed=True)
+    sign_in(client)
+    agent = create_agent(client)
+
+    def seed(content: str) -> Any:
+        body = {**BODY, "agent_id": agent["id"], "messages": [{"role": "user", "content": content}]}
+        return client.post("/__test__/conversations", json=body)
+
+    assert seed("x" * 10000).status_code == 201
+    refused = assert_error(seed("x" * 10001), 422, "invalid_request")
+    assert [error["field"] for error in refused["errors"]] == ["messages.0.content"]
+
+
 def test_seeded_messages_are_stored_in_chronological_order(make_client: Any) -> None:
     client = make_client(enable_test_seed=True)
     sign_in(client)
