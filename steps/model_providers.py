@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from support.api_setup.fake_provider import KeyQuotingProvider
 from support.api_setup.model_providers import add_provider, track_provider_by_name
 from support.browser.tone import expect_tone
+from support.goldens import check_region
 from support.step_helpers import need
 from support.ui.model_providers import ModelProvidersPage
 from support.world import World
@@ -59,6 +60,13 @@ def step_add_fake_provider(context: Context, label: str, api_key: str) -> None:
     name = _provider_name(world, label)
     track_provider_by_name(world, name)
     ModelProvidersPage(world.page).add(name, url, api_key)
+
+
+@then("the provider {string}'s card matches the golden {string}")
+def step_provider_golden(context: Context, label: str, name: str) -> None:
+    """The provider's card reads and looks exactly as its golden files (as a page's main content)."""
+    world: World = context.world
+    check_region(world.settings, name, ModelProvidersPage(world.page).card(_provider_name(world, label)))
 
 
 @then("the provider {string} shows the status {string} in the {string} colour")

@@ -16,6 +16,7 @@ Feature: Model provider settings
     And I add a provider named "quoting" at that provider with API key "sk-e2e-quoted-key-0000"
     Then the provider "quoting" shows the status "invalid" in the "danger" colour
     And the provider "quoting" shows the error "HTTP 401: the provider refused the API key."
+    And the provider "quoting"'s card matches the golden "provider-card-refused"
     And the page never shows the secret "sk-e2e-quoted-key-0000"
 
   Scenario: A base URL that is not a URL is refused and nothing is saved

@@ -39,7 +39,7 @@ def as_template(snapshot: str) -> str:
     """`snapshot` (Locator.aria_snapshot()) as a golden: its root must have exactly the children
     listed (a template otherwise lets a page show more than it lists)."""
     root, *rest = snapshot.splitlines()
-    lines = [root, "  - /children: deep-equal", *map(_any_run, _without_shared_options(rest))]
+    lines = [_any_run(root), "  - /children: deep-equal", *map(_any_run, _without_shared_options(rest))]
     return "\n".join(lines) + "\n"
 
 
