@@ -105,6 +105,20 @@ def step_lose_variable_list(context: Context) -> None:
     _configure(context.world).drop_next_variable_list()
 
 
+@given("the browser will lose the agent page's request for the agent")
+def step_lose_agent(context: Context) -> None:
+    """Make the agent page's first request, for the agent itself, fail as a dropped connection would."""
+    AgentHeader(context.world.page).drop_next_agent_request()
+
+
+@then("the agent page is titled {string} and says {string}")
+def step_agent_page_failed(context: Context, title: str, reason: str) -> None:
+    """In place of the agent's name and draft: what went wrong, as a title and an alert."""
+    header = AgentHeader(context.world.page)
+    expect(header.title(title)).to_be_visible()
+    expect(header.says_it_could_not_load(reason)).to_have_text(reason)
+
+
 @then("the configure page says it could not load the configuration: {string}")
 def step_configure_load_error(context: Context, reason: str) -> None:
     """The page's alert names what failed; the rest of the page stays usable."""

@@ -9,6 +9,7 @@ from support.api_setup.agents import (
     create_basic_agent,
     create_decision_agent,
     create_runnable_agent,
+    delete_agent,
     disable_tool,
     enable_tool,
     publish_agent,
@@ -28,6 +29,12 @@ DECISION_MODEL_FIRST = (
 def step_basic_agent(context: Context) -> None:
     """A model-free agent with instructions, created through the API; any lane."""
     create_basic_agent(context.world)
+
+
+@given("the agent has been deleted via API")
+def step_agent_deleted(context: Context) -> None:
+    """Delete the agent through the console API, as another tab or an admin would."""
+    delete_agent(context.world)
 
 
 @given("a basic configured agent named {string} has been created via API")

@@ -108,11 +108,23 @@ def step_upload_document(context: Context, name: str, text: str) -> None:
     DatasetPage(context.world.page).upload(name, text)
 
 
+@when("I upload the document {string} containing only non-breaking spaces")
+def step_upload_blank_document(context: Context, name: str) -> None:
+    """Upload a document that is not empty but has no text, as a text export of a scan can be."""
+    DatasetPage(context.world.page).upload(name, "\u00a0\u00a0\n\u00a0")
+
+
 @then("the document {string} reaches the status {string}")
 def step_document_status(context: Context, name: str, status: str) -> None:
     """The document shows the status (indexing is asynchronous: waits for it)."""
     world: World = context.world
     expect(DatasetPage(world.page).document_status(name)).to_have_text(status, timeout=LONG_WAIT_MS)
+
+
+@then("the document {string} says {string}")
+def step_document_says(context: Context, name: str, text: str) -> None:
+    """The document's row shows this text, e.g. why indexing it failed."""
+    expect(DatasetPage(context.world.page).document_says(name, text)).to_be_visible()
 
 
 @then("I see the document error {string}")

@@ -50,3 +50,14 @@ def step_questions_in_order(context: Context) -> None:
     for message, question in zip(web_app.user_messages.all(), questions, strict=True):
         expect(message).to_contain_text(question)
     expect(web_app.agent_messages.last).to_contain_text(f"Answer to: {questions[-1]}")
+
+
+@then("the web app shows the newest answer above the composer and the first question out of view")
+def step_resumed_at_the_end(context: Context) -> None:
+    """A conversation longer than the window opens at its end, as a chat does (after the whole
+    history is shown: the check before it waits for that)."""
+    web_app = WebAppPage(context.world.page)
+    newest = web_app.agent_messages.last
+    expect(newest).to_be_in_viewport(ratio=1)
+    assert web_app.shown_above_composer(newest), "the newest answer is in the window but under the composer"
+    expect(web_app.user_messages.first).not_to_be_in_viewport()

@@ -13,6 +13,7 @@ from support.api_setup.agents import current_agent, saved_agent
 from support.api_setup.moderation import save_web_app_settings, web_app_settings_as_read
 from support.step_helpers import data_table
 from support.ui.access_point import AccessPointPage
+from support.ui.browser_page import BrowserPage
 from support.ui.embedding_site import EmbeddingSite
 from support.ui.publish_bar import PublishBar
 from support.ui.web_app import WebAppPage
@@ -136,6 +137,27 @@ def step_script_code(context: Context) -> None:
         f'data-title="{current_agent(world).name}" defer></script>'
     )
     expect(AccessPointPage(world.page).embed_code).to_have_value(script)
+
+
+@then("the embed dialog says {string}")
+def step_embed_says(context: Context, text: str) -> None:
+    """The embed dialog shows exactly this line, e.g. where the snippet goes."""
+    expect(AccessPointPage(context.world.page).embed_says(text)).to_be_visible()
+
+
+@when("I copy the embed code")
+def step_copy_embed_code(context: Context) -> None:
+    """Press the embed dialog's Copy code button."""
+    AccessPointPage(context.world.page).copy_embed_code()
+
+
+@then("the embed dialog confirms the copy and the clipboard holds the code it shows")
+def step_embed_copied(context: Context) -> None:
+    """The dialog says "Copied", and the clipboard holds exactly the code in the dialog."""
+    access = AccessPointPage(context.world.page)
+    expect(access.embed_copied).to_be_visible()
+    copied = BrowserPage(context.world.page).clipboard_text()
+    assert copied == access.embed_code.input_value(), f"the clipboard holds {copied!r}"
 
 
 @when("I open the chat button on the page of another site")

@@ -40,3 +40,15 @@ Feature: Configure entry
     When I replace the instructions with "Edited after a failed load."
     Then the configuration should be saved automatically
     And the agent's draft instructions are "Edited after a failed load."
+
+  Scenario: The configure page of a deleted agent says it does not exist
+    Given a basic configured agent has been created via API
+    And the agent has been deleted via API
+    When I open the agent's configure page
+    Then the agent page is titled "Agent not found" and says "This agent does not exist or was deleted."
+
+  Scenario: The access point says so when it cannot load the agent
+    Given a basic configured agent has been created via API
+    And the browser will lose the agent page's request for the agent
+    When I open the agent's access point
+    Then the agent page is titled "Agent unavailable" and says "Could not reach the server. Check your connection."

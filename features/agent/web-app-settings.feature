@@ -109,3 +109,6 @@ Feature: Web app settings and embedding
     Then the embed code is an iframe of the web app URL
     When I choose to embed a chat button
     Then the embed code is the chat button script of the web app URL
+    And the embed dialog says "Paste this snippet into your site's HTML: it adds a chat button that opens the web app."
+    When I copy the embed code
+    Then the embed dialog confirms the copy and the clipboard holds the code it shows

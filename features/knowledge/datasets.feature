@@ -67,3 +67,10 @@ Feature: Knowledge datasets
     When I open the dataset's page
     And I upload the document "diagram.png" containing "not really a png"
     Then I see the document error "not supported"
+
+  Scenario: A document with no text to index ends in error and says why
+    Given a dataset has been created via API
+    When I open the dataset's page
+    And I upload the document "blank.txt" containing only non-breaking spaces
+    Then the document "blank.txt" reaches the status "error"
+    And the document "blank.txt" says "The document contains no text to index."

@@ -11,6 +11,7 @@ from support.api_setup.agents import (
     agent_by_label,
     create_runnable_agent,
     current_agent,
+    delete_agent,
     publish_agent,
     remember_agent,
     remember_public_urls,
@@ -149,7 +150,7 @@ def web_app_in_state(world: World, state: str, seeded: SeededConversation) -> No
     matrix.visitor_conversation = VisitorConversation(seeded.id, _reply_id(world, site_token, seeded.id))
     matrix.site_token = UNKNOWN_SITE_TOKEN if state == "unknown" else site_token
     if state == "deleted":
-        world.console.delete_agent(current_agent(world).id)
+        delete_agent(world)
     elif state == "disabled":
         set_access(world, web_app_enabled=False)
 

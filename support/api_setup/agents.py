@@ -100,6 +100,11 @@ def saved_agent(world: World, label: str | None = None) -> AgentDetail:
     return world.console.get_agent(agent.id)
 
 
+def delete_agent(world: World) -> None:
+    """Delete "the agent" through the console API (its cleanup then finds it gone)."""
+    world.console.delete_agent(current_agent(world).id)
+
+
 def agent_is_gone(world: World) -> bool:
     """Whether the console answers 404 for "the agent" (any other refusal is raised)."""
     try:

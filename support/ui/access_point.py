@@ -138,6 +138,17 @@ class AccessPointPage:
     def embed_code(self) -> Locator:
         return self.embed_dialog.get_by_label("Embed code", exact=True)
 
+    def embed_says(self, text: str) -> Locator:
+        return self.embed_dialog.get_by_text(text, exact=True)
+
+    def copy_embed_code(self) -> None:
+        self.embed_dialog.get_by_role("button", name="Copy code").click()
+
+    @property
+    def embed_copied(self) -> Locator:
+        """What the dialog says once its Copy code button copied the code."""
+        return self.embed_dialog.get_by_role("status").filter(has_text="Copied")
+
     def choose_embed(self, kind: str) -> None:
         """Choose what the embed code is: "Inline frame" or "Chat button (script)"."""
         self.embed_dialog.get_by_role("radio", name=kind, exact=True).check()

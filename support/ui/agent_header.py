@@ -1,4 +1,5 @@
-"""The header the configure and access point pages share: the agent's name and their tabs."""
+"""The header the configure and access point pages share: the agent's name, their tabs, and what
+they say when the agent cannot be loaded."""
 
 from __future__ import annotations
 
@@ -19,3 +20,11 @@ class AgentHeader:
         return self.page.get_by_role("navigation", name="Agent", exact=True).get_by_role(
             "link", name=name, exact=True
         )
+
+    def says_it_could_not_load(self, reason: str) -> Locator:
+        """The alert in place of the agent's page, next to a title such as "Agent not found"."""
+        return self.page.get_by_role("alert").filter(has_text=reason)
+
+    def drop_next_agent_request(self) -> None:
+        """Make the browser's next request for the agent itself fail as a dropped connection would."""
+        self.page.route("**/console/api/agents/*", lambda route: route.abort("connectionrefused"), times=1)

@@ -48,6 +48,9 @@ class DatasetPage:
     def document_status(self, name: str) -> Locator:
         return self.document_row(name).get_by_text(re.compile(r"^(waiting|indexing|completed|error)$"))
 
+    def document_says(self, name: str, text: str) -> Locator:
+        return self.document_row(name).get_by_text(text, exact=True)
+
     def segment_switch(self, document_name: str, number: int) -> Locator:
         """The numbered segment's Enabled checkbox, once the document's segments are shown."""
         self.document_row(document_name).get_by_role("button", name=document_name, exact=True).click()

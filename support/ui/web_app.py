@@ -70,6 +70,18 @@ class WebAppPage(ChatPane):
         return self.scope.get_by_role("alert").filter(has_text=text)
 
     @property
+    def composer(self) -> Locator:
+        """The form that stays at the foot of the window: the message field and its buttons."""
+        return self.message_field.locator("xpath=ancestor::form")
+
+    def shown_above_composer(self, message: Locator) -> bool:
+        """Whether `message` is wholly in the window and not under the composer."""
+        box, composer = message.bounding_box(), self.composer.bounding_box()
+        if box is None or composer is None:
+            return False
+        return box["y"] >= 0 and box["y"] + box["height"] <= composer["y"]
+
+    @property
     def last_question(self) -> Locator:
         return self.user_messages.last
 
