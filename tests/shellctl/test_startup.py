@@ -162,6 +162,31 @@ def test_a_restart_unmounts_what_a_killed_shellctl_left_mounted(tmp_path: Path) 
             _kill_sandbox_of(marker)
 
 
+def test_a_stop_unmounts_the_workspace_of_a_command_still_running(tmp_path: Path) -> None:
+    """A graceful stop gives up on a request after a few seconds; its workspace must not stay
+    mounted on the host after shellctl has gone."""
+    marker = f"300.{secrets.randbelow(10**9):09d}"
+    with workspaces_folder() as workspaces:
+        with (
+            running_shellctl(tmp_path, workspaces=workspaces, name="stopped") as stopped,
+            ThreadPoolExecutor(1) as pool,
+        ):
+            running = pool.submit(stopped.exec, "s1", f"sleep {marker}", 40)
+            deadline = time.monotonic() + 10
+            while not host_processes(f"sleep {marker}"):  # the command runs: its workspace is mounted
+                assert time.monotonic() < deadline and not running.done()
+                time.sleep(0.05)
+            folder = stopped.folder("s1")
+            assert folder is not None and os.path.ismount(folder)
+            stopped.process.process.terminate()  # SIGTERM: shellctl's own graceful stop
+            stopped.process.process.wait(timeout=30)
+            running.exception()  # the request ended one way or another
+        try:
+            assert not os.path.ismount(folder)
+        finally:
+            _kill_sandbox_of(marker)
+
+
 def _kill_sandbox_of(marker: str) -> None:
     """bwrap's --die-with-parent has a window at its start: a shellctl killed right then can leave
     the sandbox behind (it also did before workspaces were mounted)."""
