@@ -54,8 +54,9 @@ def step_questions_in_order(context: Context) -> None:
 
 @then("the web app shows the newest answer above the composer and the first question out of view")
 def step_resumed_at_the_end(context: Context) -> None:
-    """A conversation longer than the window opens at its end, as a chat does (after the whole
-    history is shown: the check before it waits for that)."""
+    """A conversation longer than the window opens at its end, its newest answer not under the composer.
+
+    Runs after the check that the whole history is shown: this one does not wait for it."""
     web_app = WebAppPage(context.world.page)
     newest = web_app.agent_messages.last
     expect(newest).to_be_in_viewport(ratio=1)

@@ -189,7 +189,7 @@ def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(
     would then leave the lanes out)."""
     for lane, test in (("pr", None), ("tests", "tests/console/test_cli.py::test_help")):
         folder = tmp_path / lane
-        if test:  # a test's service measures under E2E_IMPACT_TESTS_DIR, a lane's under E2E_IMPACT_DIR
+        if test:  # a test's service measures under IMPACT_MAP_TESTS_DIR, a lane's under E2E_IMPACT_DIR
             measured_as = _tests_folder(folder)
             (folder / "context").write_text(test, encoding="utf-8")
         else:

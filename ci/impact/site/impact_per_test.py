@@ -18,7 +18,7 @@ import pytest
 
 from support.run.impact import enter_scenario
 
-SERVICES_DIR = "E2E_IMPACT_TESTS_DIR"
+SERVICES_DIR = "IMPACT_MAP_TESTS_DIR"
 
 
 def pytest_configure(config: pytest.Config) -> None:

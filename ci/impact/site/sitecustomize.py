@@ -7,7 +7,7 @@ harness (support/run/impact.py) writes the scenario's id to `<dir>/context` and 
 to every pid listed in `<dir>/pids/`; each process switches context and acknowledges under
 `<dir>/acks/<pid>`, so no line the scenario runs is counted for the one before. Lines run
 before the first switch (imports, start-up) keep the empty context: every scenario's.
-For the unit tests, `ci.impact` sets COVERAGE_PROCESS_START and E2E_IMPACT_TESTS_DIR instead:
+For the unit tests, `ci.impact` sets COVERAGE_PROCESS_START and IMPACT_MAP_TESTS_DIR instead:
 pytest and its xdist workers measure, and so do the services a test starts, switched from test to
 test the same way by the pytest plugin impact_per_test.py.
 """
@@ -74,8 +74,8 @@ def _is_product_service() -> bool:
 
 if os.environ.get("E2E_IMPACT_DIR") and _is_product_service():
     _measure(os.environ["E2E_IMPACT_DIR"])
-elif os.environ.get("E2E_IMPACT_TESTS_DIR") and _is_product_service():  # started by a unit test
-    _measure(os.environ["E2E_IMPACT_TESTS_DIR"], _current_test(os.environ["E2E_IMPACT_TESTS_DIR"]))
+elif os.environ.get("IMPACT_MAP_TESTS_DIR") and _is_product_service():  # started by a unit test
+    _measure(os.environ["IMPACT_MAP_TESTS_DIR"], _current_test(os.environ["IMPACT_MAP_TESTS_DIR"]))
 elif os.environ.get("COVERAGE_PROCESS_START"):  # pytest and its workers (impact_per_test.py)
     import coverage
 
