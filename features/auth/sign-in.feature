@@ -14,6 +14,7 @@ Feature: Sign in and sign out
   Scenario: A wrong password is refused visibly and starts no session
     When I sign in with the admin email and the password "not-the-password"
     Then I see the sign-in error "Invalid email or password"
+    And the page's main content matches the golden "sign-in-refused"
     And opening the agent roster sends me to the sign-in page
 
   Scenario: Signing out ends the session

@@ -74,3 +74,17 @@ Feature: Knowledge datasets
     And I upload the document "blank.txt" containing only non-breaking spaces
     Then the document "blank.txt" reaches the status "error"
     And the document "blank.txt" says "The document contains no text to index."
+
+  Scenario: A dataset's page reads and looks exactly as its documents are
+    Given a dataset has been created via API
+    When I open the dataset's page
+    And I upload the document "orchids.md" containing:
+      """
+      # Orchids
+
+      Water orchids once a week.
+      """
+    And I upload the document "blank.txt" containing only non-breaking spaces
+    Then the document "orchids.md" reaches the status "completed"
+    And the document "blank.txt" reaches the status "error"
+    And the page's main content matches the golden "dataset-documents"

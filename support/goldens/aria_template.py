@@ -23,6 +23,8 @@ _DYNAMIC: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"https?://[a-z0-9.-]+:\d+"), lambda _: r"https?:\/\/[^\/\s]+"),
     (re.compile(r"(?<=/chat/)[A-Za-z0-9_-]{16,}"), lambda _: "[A-Za-z0-9_-]+"),
     (re.compile(r"\bapp-[A-Za-z0-9_-]{4}…"), lambda _: "app-[A-Za-z0-9_-]{4}…"),  # token_urlsafe
+    # The deployment's admin account (E2E_ADMIN_EMAIL), as typed or shown.
+    (re.compile(r"[^@\s\"]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"), lambda _: r"[^@\s]+@[^@\s]+"),
     (
         re.compile(r"\b[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M\b"),
         lambda _: r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M",

@@ -15,6 +15,7 @@ PAGE = """<main>
   <table><tr><td><code>app-{key}…</code></td><td><time>{time}</time></td><td>Never</td></tr></table>
   <label>Model <select><option>{model}</option></select></label>
   <p>Unavailable: needs a credential.</p>
+  <label>Email <input value="{email}"></label>
   <button>Publish</button>
 </main>"""
 RUN = {
@@ -25,6 +26,7 @@ RUN = {
     "key": "zb49",
     "time": "Dec 2, 2026, 1:32 PM",
     "model": "e2e-seed-provider / gpt-4o",
+    "email": "admin@example.com",
 }
 OTHER_RUN = {
     "name": "E2E-q7ab-w2-agent-3",
@@ -34,6 +36,7 @@ OTHER_RUN = {
     "key": "Q-_1",  # URL-safe base64, like every key's
     "time": "Jan 14, 2027, 11:05 AM",
     "model": "another / model",
+    "email": "ops.team@staging.example.org",  # another deployment's admin
 }
 
 
@@ -47,7 +50,7 @@ def page(browser: Browser) -> Iterator[Page]:
 def test_a_template_matches_another_run_of_the_same_page(page: Page) -> None:
     page.set_content(PAGE.format(**RUN))
     template = as_template(page.get_by_role("main").aria_snapshot())
-    for value in ("k2x9", RUN["agent_id"], "40641", RUN["token"], "zb49", "1:32", "gpt-4o"):
+    for value in ("k2x9", RUN["agent_id"], "40641", RUN["token"], "zb49", "1:32", "gpt-4o", "admin@"):
         assert value not in template, value
 
     page.set_content(PAGE.format(**OTHER_RUN))
