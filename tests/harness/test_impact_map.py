@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser
 
@@ -18,7 +19,8 @@ from ci.impact.__main__ import PER_TEST, SITE
 from ci.impact.build import build
 from ci.impact.site.impact_per_test import SERVICES_DIR
 from support.lanes.impact_map import ROOT, FileImpact, ImpactMap, StaleMap, blob_of
-from support.run.impact import PageCoverage, _static_name, executed_lines
+from support.run.impact import PageCoverage, _static_name, enter_scenario, executed_lines
+from tests.product_services import agent_builder, running
 
 SCRIPT = "function a() {\n  return 1;\n}\nfunction b() {\n  if (x) {\n    y();\n  }\n}\nb();\n"
 
@@ -161,25 +163,32 @@ def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
     }
 
 
-def test_a_service_a_test_starts_counts_for_that_test_from_its_start(tmp_path: Path) -> None:
+def test_a_service_a_test_starts_counts_for_that_test_then_for_each_next_one(tmp_path: Path) -> None:
     """`make impact-map`'s unit-test run: the service starts under the test running then, and is
     switched from test to test like a lane's services from scenario to scenario."""
     folder = tmp_path / "gw0"
     env = _tests_folder(folder)
-    (folder / "context").write_text("tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed")
-    subprocess.run(
-        [sys.executable, "-m", "agent_builder", "--help"],
-        env=_measuring_env(**env),
-        check=True,
-        capture_output=True,
-    )
+    first, second = "tests/runtime/test_a.py::test_starts_it", "tests/runtime/test_b.py::test_asks_it"
+    (folder / "context").write_text(first, encoding="utf-8")
+    argv = agent_builder("runtime", "--port", "0")
+    runtime_env = {
+        **_measuring_env(**env),
+        "AGENT_BUILDER_RUNTIME_TOKEN": "",
+        "AGENT_BUILDER_RUNTIME_INSECURE_NO_TOKEN": "1",
+    }
+    with running(argv, "AGENT_BUILDER_READY", tmp_path / "runtime.log", env=runtime_env) as runtime:
+        enter_scenario(folder, second)
+        httpx.get(f"{runtime.url}/healthz", timeout=10)
 
     impact = build({"tests": tmp_path}, "commit")
 
     ran = {
-        scenario for lines in impact.files["agent_builder/__main__.py"].lines.values() for scenario in lines
+        scenario
+        for impact_of in impact.files.values()
+        for lines in impact_of.lines.values()
+        for scenario in lines
     }
-    assert ran == {"tests tests/shellctl/test_shellctl.py::test_idle_workspaces_are_removed"}
+    assert ran == {f"tests {first}", f"tests {second}"}  # each alone: no context prefixes another
 
 
 def test_a_line_the_lanes_run_at_start_stays_a_start_up_line_when_a_test_ran_it(tmp_path: Path) -> None:

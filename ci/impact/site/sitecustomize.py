@@ -26,9 +26,10 @@ def _start(folder: str, context: str | None = None) -> "coverage.Coverage":
         data_suffix=True,
         source_pkgs=["agent_builder"],
         config_file=False,
-        context=context,
     )
     measurer.start()
+    if context:  # a dynamic context, as later switches are (a static one would prefix them all)
+        measurer.switch_context(context)
 
     def save() -> None:
         measurer.stop()
