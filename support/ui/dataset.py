@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from playwright.sync_api import FilePayload, Locator, Page
+from playwright.sync_api import FilePayload, Locator, Page, expect
 
 
 @dataclass(frozen=True)
@@ -30,9 +30,15 @@ class DatasetPage:
         return self.page.get_by_role("heading", name=dataset_name, exact=True)
 
     def upload(self, name: str, text: str) -> None:
+        """Choose the file and wait until the page says it is uploaded or refused, as a user does:
+        a second file chosen before the first is in would race it to the server and the list."""
         self.page.get_by_label("Upload document", exact=True).set_input_files(
             files=[FilePayload(name=name, mimeType="text/plain", buffer=text.encode())]
         )
+        uploaded = self.page.get_by_role("status").filter(
+            has_text=re.compile(rf"^Uploaded {re.escape(name)}$")
+        )
+        expect(uploaded.or_(self.error)).to_be_visible()
 
     @property
     def error(self) -> Locator:
