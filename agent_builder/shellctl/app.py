@@ -19,7 +19,7 @@ from starlette.types import Lifespan
 
 from agent_builder.bearer_auth import BearerTokenMiddleware
 from agent_builder.service_errors import ApiError, install_error_handlers
-from agent_builder.shellctl import files
+from agent_builder.shellctl import files, uid_range
 from agent_builder.shellctl.config import ShellctlConfig
 from agent_builder.shellctl.disk import BROKEN, DiskError, Disks
 from agent_builder.shellctl.execution import run_command
@@ -184,7 +184,11 @@ def _workspaces(root: Path, config: ShellctlConfig, sandbox: Sandbox) -> Workspa
     except DiskError as exc:  # a tool is missing: the message names its package
         raise SandboxUnavailable(str(exc)) from None
     try:
-        workspaces = Workspaces(root, sandbox.uid_for, disks)
+        uids = uid_range.claim(root, config.uid_base) if sandbox.owners_run_as_uids else None
+    except uid_range.UidRangeTaken as exc:
+        raise SandboxUnavailable(str(exc)) from None
+    try:
+        workspaces = Workspaces(root, uids, disks)
         with workspaces.scratch() as scratch:
             sandbox.probe(scratch)
     except DiskError as exc:

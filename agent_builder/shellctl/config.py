@@ -35,8 +35,9 @@ class ShellctlConfig:
     network: bool = False  # commands get the host's network instead of an empty namespace
     limits: Limits = Limits()
     # When shellctl runs as root, owner number N runs as host uid/gid uid_base + N: never root,
-    # and never the uid of another owner (so RLIMIT_NPROC is counted per owner).
-    uid_base: int = 0x7000_0000
+    # and never the uid of another owner (so RLIMIT_NPROC is counted per owner). None: a free
+    # range of the host's, claimed at start (uid_range.py).
+    uid_base: int | None = None
     # As root: each workspace is an ext4 file system of this size (0: none, the host's disk).
     workspace_bytes: int = 100 << 20
     idle_seconds: int = 24 * 3600  # a workspace unused for this long is removed
@@ -63,8 +64,10 @@ class ShellctlConfig:
             memory_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_MEMORY_BYTES", defaults.memory_bytes),
             tmp_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_TMP_BYTES", defaults.tmp_bytes),
         )
-        uid_base = _positive(env, "AGENT_BUILDER_SANDBOX_UID_BASE", cls.uid_base)
-        if uid_base > MAX_UID_BASE:  # room for the owner numbers below the largest uid
+        uid_base = _positive(env, "AGENT_BUILDER_SANDBOX_UID_BASE", 0) or None
+        if (
+            uid_base is not None and uid_base > MAX_UID_BASE
+        ):  # room for the owner numbers below the largest uid
             raise ValueError(f"AGENT_BUILDER_SANDBOX_UID_BASE must be at most {MAX_UID_BASE}, got {uid_base}")
         workspace_bytes = _size(env, "AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES", cls.workspace_bytes)
         return cls(

@@ -96,12 +96,10 @@ class Sandbox:
         self._bwrap = _find("bwrap", "bubblewrap", _UNCONFINED_HINT) if isolated else None
         self._system = _system_mounts(config.network)
 
-    def uid_for(self, serial: int) -> int | None:
-        """The host uid the workspaces of owner number `serial` run as; None: shellctl's own (not
-        root). One uid per owner: RLIMIT_NPROC counts all its commands together."""
-        if self._bwrap is None or os.geteuid() != 0:
-            return None
-        return self._config.uid_base + serial
+    @property
+    def owners_run_as_uids(self) -> bool:
+        """Whether each owner's commands run as a host uid of its own (as root), else as shellctl's."""
+        return self._bwrap is not None and os.geteuid() == 0
 
     @contextmanager
     def launch(

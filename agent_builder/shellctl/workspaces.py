@@ -20,13 +20,14 @@ import secrets
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_builder.service_errors import ApiError
 from agent_builder.shellctl.disk import DiskError, Disks, mounted_in
+from agent_builder.shellctl.uid_range import UidRange
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +69,11 @@ def check_name(value: str, code: str, label: str) -> str:
 
 
 class Workspaces:
-    def __init__(self, root: Path, uid_for: Callable[[int], int | None], disks: Disks | None) -> None:
+    def __init__(self, root: Path, uids: UidRange | None, disks: Disks | None) -> None:
         root.mkdir(parents=True, exist_ok=True)
         os.chmod(root, 0o711)
         self.root = root.resolve()
-        self._uid_for = uid_for
+        self._uids = uids  # None: every command runs as shellctl's own uid
         self._disks = disks
         self._leases: dict[str, int] = {}  # folder name: how many requests use that workspace now
         if disks is not None:
@@ -119,6 +120,9 @@ class Workspaces:
             (owner, session),
         ).fetchone()
         return None if row is None else Workspace(self.root / row[1], self._uid_for(row[0]))
+
+    def _uid_for(self, serial: int) -> int | None:
+        return None if self._uids is None else self._uids.uid_for(serial)
 
     @contextmanager
     def lease(self, owner: str, session: str, *, create: bool) -> Iterator[Workspace]:

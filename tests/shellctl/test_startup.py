@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from agent_builder.shellctl.config import ShellctlConfig
+from agent_builder.shellctl.uid_range import RECORD
 from tests.product_services import agent_builder, workspaces_folder
 from tests.shellctl.conftest import host_processes, none_left, running_shellctl
 
@@ -94,9 +95,8 @@ def test_a_disk_quota_that_cannot_be_mounted_stops_the_start() -> None:
     broken = "echo 'mount: /w: failed to setup loop device for /w.ext4.' >&2; exit 32"
     with workspaces_folder() as workspaces:
         result = _start(workspaces, PATH=_bin_with(workspaces, prlimit="", bwrap="", mount=broken))
-        assert not any(workspaces.iterdir()) or {path.name for path in workspaces.iterdir()} == {
-            ".index.sqlite3"
-        }
+        # Only shellctl's own notes are left, no workspace: the index and the uid range.
+        assert {path.name for path in workspaces.iterdir()} <= {".index.sqlite3", RECORD}
     assert result.returncode == 2
     assert "making one failed: mount: /w: failed to setup loop device for /w.ext4. Run" in result.stderr
     assert "AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES=0" in result.stderr
