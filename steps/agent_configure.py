@@ -175,6 +175,18 @@ def step_replace_opening(context: Context, text: str) -> None:
     _configure(context.world).opening_statement.fill(text)
 
 
+@then("the agent's draft opening statement becomes {string}")
+def step_draft_opening_becomes(context: Context, text: str) -> None:
+    """The draft's opening statement (console API) becomes the text, polled until it does."""
+    world: World = context.world
+    wait_for_draft(
+        world,
+        current_agent(world).id,
+        lambda agent: agent.draft.config.opening_statement == text,
+        f"the opening statement {text!r}",
+    )
+
+
 @then("the opening statement field shows {string}")
 def step_opening_shows(context: Context, text: str) -> None:
     """The opening statement field shows exactly the text."""

@@ -73,6 +73,12 @@ def step_sign_out_disabled(context: Context) -> None:
     expect(NavBar(context.world.page).sign_out_button).to_be_disabled()
 
 
+@then("Sign out can be pressed again")
+def step_sign_out_enabled_again(context: Context) -> None:
+    """The Sign out button works again: the page refused to leave and the user is still signed in."""
+    expect(NavBar(context.world.page).sign_out_button).to_be_enabled()
+
+
 @then("I see the sign-in page")
 def step_see_sign_in(context: Context) -> None:
     """The sign-in page is shown."""

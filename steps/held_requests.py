@@ -36,3 +36,9 @@ def step_held_released(context: Context, what: str) -> None:
 def step_held_answered(context: Context, what: str) -> None:
     """Let the held request through and wait until the page has handled its answer."""
     _held(context.world, what).release_and_wait_until_answered()
+
+
+@when("the held {held_request} reaches the console, its answer kept from the page")
+def step_held_answer_kept(context: Context, what: str) -> None:
+    """The console receives the held request and answers; the page never hears the answer."""
+    _held(context.world, what).hold_answer()

@@ -89,3 +89,24 @@ Feature: Configure persistence
     And the agent's enabled tools are exactly:
       | tool         |
       | JSON replace |
+
+  Scenario: Leaving while the answer to a save is on its way still saves the edit made meanwhile
+    Given the console holds the next draft save
+    When I open the agent's configure page
+    And I replace the instructions with "Saved before leaving."
+    And the held draft save reaches the console, its answer kept from the page
+    And I replace the opening statement with "Typed while the answer was on its way."
+    And I immediately open the agent roster
+    Then the agent's draft opening statement becomes "Typed while the answer was on its way."
+    And the agent's draft instructions are "Saved before leaving."
+
+  Scenario: Signing out with an edit the page cannot save keeps the user on the page with the edit
+    When I open the agent's configure page
+    And another tab saves the instructions "Saved from another tab."
+    And I replace the instructions with "Saved from this tab."
+    Then the publish bar shows "Save failed: this agent was changed elsewhere. Reload to get the latest version."
+    When I replace the opening statement with "Not lost by signing out."
+    And I sign out
+    Then Sign out can be pressed again
+    And the opening statement field shows "Not lost by signing out."
+    And the publish bar shows "Save failed: this agent was changed elsewhere. Reload to get the latest version."

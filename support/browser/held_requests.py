@@ -2,8 +2,9 @@
 (a state shown before it is true, an edit made while a save is in flight, a stale answer).
 
 `hold(page, matches)` routes the next request whose URL `matches` to the scenario instead of the
-console; `wait_until_sent()` returns once the page sent it; `release()` lets it through, or
-`refuse()` drops it as a lost connection would. The console itself is never faked.
+console; `wait_until_sent()` returns once the page sent it; `release()` lets it through,
+`hold_answer()` lets it reach the console but keeps the answer from the page, or `refuse()` drops
+it as a lost connection would. The console itself is never faked.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ class HeldRequest:
         )
         # A task queued after the answer arrived runs after the page's own handling of it.
         self.page.evaluate("() => new Promise(resolve => setTimeout(resolve))")
+
+    def hold_answer(self) -> None:
+        """Let the held request reach the console and return once the console answered, keeping
+        that answer from the page: the work is done, and the page still waits to hear of it."""
+        self.wait_until_sent().fetch()
 
     def refuse(self) -> None:
         """Drop the held request as a refused connection would."""
