@@ -156,6 +156,29 @@ def test_a_run_gets_the_published_config_and_a_knowledge_token_for_its_run_only(
     assert (expired.status_code, expired.json()["code"]) == (401, "invalid_token")
 
 
+def test_a_run_gets_the_web_search_key_and_a_knowledge_token_only_for_tools_it_enables(
+    make_console: Callable[[str], Console], runtime: tuple[FakeRuntime, str], fake_provider: FakeUpstream
+) -> None:
+    """Least privilege: a dataset attached and a web search credential set do not hand a run the
+    key or a token while the tools that use them are off, whatever other tool is on."""
+    fake, runtime_url = runtime
+    fake.release.set()
+    console = make_console(runtime_url)
+    console.api.post("/console/api/tool-credentials", json=SEARCH).raise_for_status()
+    attached = indexed_dataset(console, "Attached", "The attached token is TOKEN-A1.")
+    tools = [
+        {"name": "knowledge_search", "enabled": False},
+        {"name": "web_search", "enabled": False},
+        {"name": "json_replace", "enabled": True},
+    ]
+    knowledge = {"dataset_ids": [attached], "top_k": 2, "score_threshold": None, **AGENT_DECIDED}
+    agent = publish_agent(console.api, model_of(console, fake_provider), tools=tools, knowledge=knowledge)
+
+    web_app_events(console, agent, "What is the token?")
+    services = fake.runs[0]["services"]
+    assert services == {"shellctl_owner": agent["id"], "web_search": None, "knowledge": None}
+
+
 def test_a_run_gets_plain_variables_in_the_instructions_and_secret_ones_only_for_the_sandbox(
     make_console: Callable[[str], Console],
     runtime: tuple[FakeRuntime, str],
