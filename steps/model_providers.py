@@ -122,3 +122,14 @@ def step_console_models_usable(context: Context) -> None:
     expect(page.speech_model).to_be_editable()
     expect(page.save_console_models).to_be_enabled()
     expect(page.list_error).to_have_count(0)
+
+
+@then("the console models show the decision model chosen, by its provider and name")
+def step_decision_model_chosen(context: Context) -> None:
+    """The decision model choice reads "<provider> / <model>" for the seeded decision model."""
+    world: World = context.world
+    model = need(
+        world.agent_builder.seeded.decision_model, "Start with 'Given the decision chat model is available'."
+    )
+    chosen = ModelProvidersPage(world.page).chosen_decision_model
+    expect(chosen).to_have_text(f"{model.provider_name} / {model.name}")

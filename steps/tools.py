@@ -1,6 +1,6 @@
 """Tool settings: the builtin catalog and write-only tool credentials."""
 
-from behave import given, then, when
+from behave import given, step, then, when
 from behave.runner import Context
 from playwright.sync_api import expect
 
@@ -76,6 +76,22 @@ def step_check_credential(context: Context, label: str) -> None:
     """Press the credential's Check button on the tool settings page."""
     world: World = context.world
     ToolsPage(world.page).check_credential(world.agent_builder.providers.credential_names[label])
+
+
+@step("the console holds the next credential check")
+def step_hold_credential_check(context: Context) -> None:
+    """Hold the page's next credential check open ("the held credential check")."""
+    world: World = context.world
+    world.held["credential check"] = ToolsPage(world.page).hold_next_check(world.settings.timeout_ms)
+
+
+@then("the credential {string} cannot be checked again while its check runs")
+def step_check_disabled(context: Context, label: str) -> None:
+    """The credential's Check button says "Checking…" and is disabled: no second check starts."""
+    world: World = context.world
+    button = ToolsPage(world.page).check_button(world.agent_builder.providers.credential_names[label])
+    expect(button).to_have_text("Checking…")
+    expect(button).to_be_disabled()
 
 
 @then("the credential {string} check reads {string}")

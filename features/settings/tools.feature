@@ -52,3 +52,13 @@ Feature: Tool settings
       | Sandbox shell    | Ready                 | success |
       | Knowledge search | Ready                 | success |
       | Web search       | Credential invalid    | danger  |
+
+  Scenario: A credential cannot be checked twice while its check runs
+    Given a web search credential named "no-url" without a base URL has been added via API
+    When I open the tool settings
+    And the console holds the next credential check
+    And I check the credential "no-url"
+    Then the held credential check has been sent
+    And the credential "no-url" cannot be checked again while its check runs
+    When the held credential check is answered
+    Then the credential "no-url" check reads "Invalid: no base URL: web search sends its queries to <base URL>/search; add the credential again with one"

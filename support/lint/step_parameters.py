@@ -63,7 +63,7 @@ PARAMETERS: tuple[StepParameter, ...] = (
     StepParameter("tab", "first|second", "first", "which of the configure page's two tabs"),
     StepParameter(
         "held_request",
-        "draft save|access change|roster search|file upload|variable deletion|transcription|sign-out",
+        "draft save|access change|roster search|file upload|variable deletion|transcription|sign-out|credential check",
         "draft save",
         "a request the console holds open (`Given the console holds the next ...`)",
     ),

@@ -23,6 +23,12 @@ class ModelProvidersPage:
         return self.speech_provider.get_by_role("option", name=name, exact=True)
 
     @property
+    def chosen_decision_model(self) -> Locator:
+        """The console models' decision model choice, the option selected in it."""
+        choice = self.page.get_by_label("Decision model", exact=True)
+        return choice.get_by_role("option", selected=True)
+
+    @property
     def speech_model(self) -> Locator:
         return self.page.get_by_label("Speech-to-text model", exact=True)
 

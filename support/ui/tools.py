@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page
 
+from support.browser.held_requests import HeldRequest, hold
+
 
 @dataclass(frozen=True)
 class ToolsPage:
@@ -46,5 +48,12 @@ class ToolsPage:
         """The catalog entry's badge, when it reads exactly `text`."""
         return self.tool(label).get_by_text(text, exact=True)
 
+    def check_button(self, name: str) -> Locator:
+        return self.credential(name).get_by_role("button", name=f"Check {name}", exact=True)
+
     def check_credential(self, name: str) -> None:
-        self.credential(name).get_by_role("button", name=f"Check {name}", exact=True).click()
+        self.check_button(name).click()
+
+    def hold_next_check(self, timeout_ms: float) -> HeldRequest:
+        """Hold the page's next credential check open (its answer comes when released)."""
+        return hold(self.page, "the credential check", lambda url: url.endswith("/check"), timeout_ms)
