@@ -67,6 +67,19 @@ def test_a_restart_keeps_the_range_its_workspaces_were_made_with(tmp_path: Path)
             assert _first_owner_uid(after) == uid
 
 
+@AS_ROOT
+def test_a_stopped_shellctls_range_stays_its_folders_while_another_starts(tmp_path: Path) -> None:
+    """A shellctl starting while another is stopped (a restart, a crash) must not take the range
+    the stopped one's workspaces belong to: that one could not start again."""
+    with workspaces_folder() as folder:
+        with running_shellctl(tmp_path, name="first", workspaces=folder) as first:
+            uid = _first_owner_uid(first)
+        with running_shellctl(tmp_path, name="meanwhile") as meanwhile:
+            assert (meanwhile.workspaces / RECORD).read_text() != (folder / RECORD).read_text()
+            with running_shellctl(tmp_path, name="restarted", workspaces=folder) as restarted:
+                assert _first_owner_uid(restarted) == uid
+
+
 def test_an_owner_past_the_range_is_refused_not_given_the_next_ranges_uid() -> None:
     uids = UidRange(base=0x7000_0000, owners=8, lock=BytesIO())
     assert uids.uid_for(7) == 0x7000_0007
