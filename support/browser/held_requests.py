@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import httpx
 from playwright.sync_api import Page, Request, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from support.settings.network import tls
 
 
 @dataclass
@@ -60,8 +63,20 @@ class HeldRequest:
 
     def hold_answer(self) -> None:
         """Let the held request reach the console and return once the console answered, keeping
-        that answer from the page: the work is done, and the page still waits to hear of it."""
-        self.wait_until_sent().fetch()
+        that answer from the page: the work is done, and the page still waits to hear of it.
+
+        The suite sends it, with the page's cookies and headers, rather than Playwright's
+        `route.fetch`: that runs in Playwright's driver, which knows neither the deployment's host
+        mapping nor its CA (the browser gets both as launch flags)."""
+        request = self.wait_until_sent().request
+        headers = {name: value for name, value in request.all_headers().items() if not name.startswith(":")}
+        headers.pop("host", None)
+        headers.pop("content-length", None)
+        with httpx.Client(verify=tls(), timeout=self.timeout_ms / 1000) as client:
+            answer = client.request(
+                request.method, request.url, headers=headers, content=request.post_data_buffer
+            )
+        assert answer.is_success, f"the console refused {self.what}: {answer.status_code} {answer.text}"
 
     def refuse(self) -> None:
         """Drop the held request as a refused connection would."""
