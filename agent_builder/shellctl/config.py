@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 MIN_TOKEN_CHARS = 16
-MAX_UID_BASE = 0xF000_0000
+# Programs that treat uid_t as signed misread larger uids: bwrap writes its uid map with %d and
+# fails ("setting up uid map: Invalid argument"), so every owner's uid stays at most this.
+LARGEST_UID = 0x7FFF_FFFF
+MAX_UID_BASE = LARGEST_UID + 1 - (1 << 16)  # room for 65536 owner numbers below LARGEST_UID
 MIN_WORKSPACE_BYTES = 1 << 20  # a smaller ext4 file system has no room for its own tables
 _RENAMED = {
     "AGENT_BUILDER_SANDBOX_MAX_PROCESSES": "AGENT_BUILDER_SANDBOX_MAX_PROCESSES_PER_OWNER (the limit now "
@@ -65,9 +68,7 @@ class ShellctlConfig:
             tmp_bytes=_positive(env, "AGENT_BUILDER_SANDBOX_TMP_BYTES", defaults.tmp_bytes),
         )
         uid_base = _positive(env, "AGENT_BUILDER_SANDBOX_UID_BASE", 0) or None
-        if (
-            uid_base is not None and uid_base > MAX_UID_BASE
-        ):  # room for the owner numbers below the largest uid
+        if uid_base is not None and uid_base > MAX_UID_BASE:
             raise ValueError(f"AGENT_BUILDER_SANDBOX_UID_BASE must be at most {MAX_UID_BASE}, got {uid_base}")
         workspace_bytes = _size(env, "AGENT_BUILDER_SANDBOX_WORKSPACE_BYTES", cls.workspace_bytes)
         return cls(

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from agent_builder.service_errors import ApiError
-from agent_builder.shellctl.config import MAX_UID_BASE
+from agent_builder.shellctl.config import LARGEST_UID
 
 RANGES = Path("/var/lib/agent-builder-shellctl/uid-ranges")  # a lock file per base, naming its folder
 AUTO_START = 0x7000_0000
-AUTO_OWNERS = 1 << 24
+AUTO_END = 0x7FFE_0000  # systemd's range for foreign file ownership starts here
+AUTO_OWNERS = 1 << 20  # 255 ranges: a host keeps leftover workspaces folders, each reserving one
 RECORD = ".uid-base"  # in the workspaces folder: the base its workspaces' files belong to
-_LARGEST_UID = 0xFFFF_FFFE  # (uid_t)-1 means "no uid"
 
 
 class UidRangeTaken(Exception):
@@ -52,7 +52,7 @@ def claim(workspaces_root: Path, configured_base: int | None) -> UidRange:
     record = workspaces_root / RECORD
     recorded = int(record.read_text()) if record.exists() else None
     if configured_base is not None:
-        owners, candidates = _LARGEST_UID - configured_base + 1, [configured_base]
+        owners, candidates = LARGEST_UID - configured_base + 1, [configured_base]
         taken = (
             f"Another shellctl on this host runs its owners as uids from {configured_base} "
             "(AGENT_BUILDER_SANDBOX_UID_BASE): give each shellctl a range of its own."
@@ -64,7 +64,7 @@ def claim(workspaces_root: Path, configured_base: int | None) -> UidRange:
             "on this host uses now: stop it, or give this shellctl a workspaces folder of its own."
         )
     else:
-        owners, candidates = AUTO_OWNERS, list(range(AUTO_START, MAX_UID_BASE, AUTO_OWNERS))
+        owners, candidates = AUTO_OWNERS, list(range(AUTO_START, AUTO_END - AUTO_OWNERS + 1, AUTO_OWNERS))
         taken = (
             f"All {len(candidates)} automatic uid ranges are held or reserved by other shellctls' "
             f"workspaces folders (each named in its file in {RANGES}): remove the folders no longer "

@@ -78,6 +78,7 @@ def test_an_unreachable_workspaces_folder_stops_the_start(tmp_path: Path) -> Non
         ("AGENT_BUILDER_SANDBOX_IDLE_SECONDS", "0"),
         ("AGENT_BUILDER_SANDBOX_MEMORY_BYTES", "-1"),
         ("AGENT_BUILDER_SANDBOX_NETWORK", "yes"),
+        ("AGENT_BUILDER_SANDBOX_UID_BASE", str(1 << 31)),  # bwrap cannot map uids past 2^31 - 1
         ("AGENT_BUILDER_SHELLCTL_TOKEN", "short"),
     ],
 )

@@ -7,12 +7,15 @@ import os
 import subprocess
 from contextlib import ExitStack
 from io import BytesIO
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from agent_builder.service_errors import ApiError
-from agent_builder.shellctl.uid_range import RECORD, UidRange
+from agent_builder.shellctl import uid_range
+from agent_builder.shellctl.config import LARGEST_UID, MAX_UID_BASE
+from agent_builder.shellctl.uid_range import RECORD, UidRange, UidRangeTaken
 from tests.product_services import agent_builder, workspaces_folder
 from tests.shellctl.conftest import Shellctl, new_session, running_shellctl
 
@@ -86,3 +89,25 @@ def test_an_owner_past_the_range_is_refused_not_given_the_next_ranges_uid() -> N
     with pytest.raises(ApiError) as refused:
         uids.uid_for(8)
     assert (refused.value.status_code, refused.value.code) == (507, "owners_exhausted")
+
+
+@AS_ROOT
+def test_the_largest_base_allowed_runs_its_owners(tmp_path: Path) -> None:
+    env = {"AGENT_BUILDER_SANDBOX_UID_BASE": str(MAX_UID_BASE)}
+    with running_shellctl(tmp_path, env=env) as started:
+        assert _first_owner_uid(started) == MAX_UID_BASE + 1
+
+
+def test_automatic_ranges_are_many_disjoint_and_below_the_uids_bwrap_misreads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host keeps workspaces folders (CI's artifacts, pytest's last runs), each reserving its
+    range: 16 ranges ran out on CI, and the 17th, from 2^31, broke every sandbox."""
+    monkeypatch.setattr(uid_range, "RANGES", tmp_path / "ranges")
+    claimed: list[UidRange] = []
+    with pytest.raises(UidRangeTaken):
+        while len(claimed) < 1000:
+            claimed.append(uid_range.claim(tmp_path / f"ws{len(claimed)}", None))
+    ends = sorted((uids.base, uids.base + uids.owners - 1) for uids in claimed)
+    assert len(ends) >= 200 and ends[-1][1] <= LARGEST_UID
+    assert all(end < next_base for (_, end), (next_base, _) in pairwise(ends))
