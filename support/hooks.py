@@ -75,8 +75,8 @@ def before_scenario(context: Context, scenario: Scenario) -> None:
 
 def before_step(context: Context, step: Step) -> None:
     world: World = context.world
-    if world.page_coverage is not None:  # before a navigation the last step started takes it along
-        world.page_coverage.collect(world.console_url)
+    if world.page_coverage is not None:  # a page the last step closed took its coverage along
+        world.page_coverage.collect()
     # Whatever the last step left loading (a navigation, a reload) must finish before this one acts.
     wait_until_loaded(world.page)
 

@@ -247,7 +247,7 @@ class World:
         browser_context.on("page", lambda new_page: _watch_page(new_page, world))
         _watch_page(world.page, world)
         if run.settings.impact_dir is not None:
-            world.page_coverage = PageCoverage(run.settings.impact_dir, measured)
+            world.page_coverage = PageCoverage(run.settings.impact_dir, measured, run.console_url)
             world.page_coverage.watch(browser_context, world.page)
         if world.replay is not None:
             world.replay.open_scope(scenario.name, scenario.filename)  # loads the scenario's cassette
@@ -261,7 +261,7 @@ class World:
         run.secrets |= self.secrets  # before any evidence is written
         evidence = self._evidence(run, scenario, failed=steps_failed or bool(checks))
         if self.page_coverage is not None:
-            self.page_coverage.save(self.console_url)
+            self.page_coverage.save()
         self.browser_context.close()
         cleanup_failures = self.cleanup.run()
         if cleanup_failures:

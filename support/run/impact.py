@@ -74,16 +74,19 @@ def _signalled(pid: int) -> bool:
 class PageCoverage:
     """Precise coverage of the pages of one scenario's browser context.
 
-    A document's coverage goes with it when its page navigates, so it is taken before every step
-    (`collect`) as well as at the end: only lines run by a step before a navigation it makes
-    itself (a link's click handler) can still be missed."""
+    A document's coverage goes with it when its page navigates, and once the navigation's request
+    has started the page answers no DevTools command until the next document commits. So every
+    document stops in the debugger at `beforeunload`, which runs before that request, while its
+    coverage is taken. It is also taken before every step (for a page a step closes) and at the end."""
 
     folder: Path
     scenario: str
+    console_url: str
     sessions: list[CDPSession] = field(default_factory=list)
     lines: dict[str, set[int]] = field(default_factory=dict)  # console script -> lines run so far
 
     def watch(self, context: BrowserContext, first_page: Page) -> None:
+        context.add_init_script("addEventListener('beforeunload', () => { debugger; });")
         self._start(context, first_page)
         context.on("page", lambda page: self._start(context, page))
 
@@ -91,9 +94,17 @@ class PageCoverage:
         session = context.new_cdp_session(page)
         session.send("Profiler.enable")
         session.send("Profiler.startPreciseCoverage", {"callCount": True, "detailed": True})
+        session.send("Debugger.enable")
+        session.on("Debugger.paused", lambda _: self._collect_then_resume(session))
         self.sessions.append(session)
 
-    def collect(self, console_url: str) -> None:
+    def _collect_then_resume(self, session: CDPSession) -> None:
+        try:
+            self.collect()
+        finally:
+            session.send("Debugger.resume")
+
+    def collect(self) -> None:
         """Adds the lines each open page's console scripts ran since the last time."""
         for session in self.sessions:
             try:
@@ -102,13 +113,13 @@ class PageCoverage:
                 scripts = []
             for script in scripts:
                 path = urlsplit(script["url"]).path
-                if path.startswith(STATIC_PREFIX) and script["url"].startswith(console_url):
+                if path.startswith(STATIC_PREFIX) and script["url"].startswith(self.console_url):
                     source = _served_source(script["url"])
                     self.lines.setdefault(_static_name(path), set()).update(executed_lines(source, script))
 
-    def save(self, console_url: str) -> None:
+    def save(self) -> None:
         """The executed lines of each console script, over the whole scenario."""
-        self.collect(console_url)
+        self.collect()
         out = self.folder / "js"
         out.mkdir(exist_ok=True)
         target = out / f"{os.getpid()}-{time.monotonic_ns()}.json"

@@ -129,9 +129,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[str]:
-    """Two pages, each running its own script under /static/, served over real HTTP."""
+    """Two pages, each running its own script under /static/, served over real HTTP; a click on the
+    first leaves for the second."""
     (tmp_path / "static").mkdir()
-    (tmp_path / "static" / "first.js").write_text("function first() {\n  return 1;\n}\nfirst();\n")
+    (tmp_path / "static" / "first.js").write_text(
+        "function first() {\n  return 1;\n}\nfirst();\n"
+        'addEventListener("click", () => {\n  location.href = "/second.html";\n});\n'
+    )
     (tmp_path / "static" / "second.js").write_text("function second() {\n  return 2;\n}\nsecond();\n")
     for name in ("first", "second"):
         (tmp_path / f"{name}.html").write_text(f"<script src='/static/{name}.js'></script>")
@@ -143,23 +147,23 @@ def site(tmp_path: Path) -> Iterator[str]:
     server.shutdown()
 
 
-def test_a_pages_coverage_survives_its_navigation_when_taken_before_each_step(
-    site: str, tmp_path: Path, browser: Browser
-) -> None:
+def test_what_a_page_ran_up_to_its_navigation_is_counted(site: str, tmp_path: Path, browser: Browser) -> None:
+    """A click whose handler navigates (the Duplicate button): its document, and its coverage, are
+    gone before the step ends."""
     context = browser.new_context()
     page = context.new_page()
-    coverage = PageCoverage(tmp_path, "pr features/a.feature:3")
+    coverage = PageCoverage(tmp_path, "pr features/a.feature:3", site)
     coverage.watch(context, page)
     page.goto(f"{site}/first.html")
-    coverage.collect(site)  # what the before_step hook does
-    page.goto(f"{site}/second.html")  # first.js's document, and its coverage, are gone
-    coverage.save(site)
+    page.click("body")
+    page.wait_for_url("**/second.html")
+    coverage.save()
     context.close()
 
     (saved,) = (tmp_path / "js").glob("*.json")
     assert json.loads(saved.read_text()) == {
         "scenario": "pr features/a.feature:3",
-        "lines": {"first.js": [1, 2, 3, 4], "second.js": [1, 2, 3, 4]},
+        "lines": {"first.js": [1, 2, 3, 4, 5, 6, 7], "second.js": [1, 2, 3, 4]},
     }
 
 
