@@ -43,6 +43,12 @@ def step_basic_agent_named(context: Context, label: str) -> None:
     create_basic_agent(context.world, label)
 
 
+@given("a basic configured agent whose name ends in {string} has been created via API")
+def step_basic_agent_name_ending(context: Context, ending: str) -> None:
+    """The same basic agent, its run-unique name followed by the words (quotes, markup) as typed."""
+    create_basic_agent(context.world, name_ending=ending)
+
+
 @given("{int} basic configured agents have been created via API")
 def step_many_basic_agents(context: Context, count: int) -> None:
     """That many basic agents, each named for its number; the last is "the agent"."""

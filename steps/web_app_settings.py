@@ -128,15 +128,19 @@ def step_choose_script(context: Context) -> None:
 
 @then("the embed code is the chat button script of the web app URL")
 def step_script_code(context: Context) -> None:
-    """The code is exactly the script tag: the console's embed.js, the web app URL and the agent's name."""
+    """The code is exactly one empty, deferred script of embed.js with the web app URL and agent name.
+
+    Compared as parsed (attributes unescaped), so a name with quotes or markup must come back whole."""
     world: World = context.world
     url = public_urls(world).web_app
-    origin = url.split("/chat/")[0]
-    script = (
-        f'<script src="{origin}/static/embed.js" data-web-app-url="{url}" '
-        f'data-title="{current_agent(world).name}" defer></script>'
-    )
-    expect(AccessPointPage(world.page).embed_code).to_have_value(script)
+    attributes = {
+        "src": f"{url.split('/chat/')[0]}/static/embed.js",
+        "data-web-app-url": url,
+        "data-title": current_agent(world).name,
+        "defer": "",
+    }
+    script = {"tag": "script", "attributes": attributes, "children": 0}
+    AccessPointPage(world.page).expect_embed_code([script], world.settings.timeout_ms)
 
 
 @then("the embed dialog says {string}")

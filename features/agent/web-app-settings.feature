@@ -112,3 +112,13 @@ Feature: Web app settings and embedding
     And the embed dialog says "Paste this snippet into your site's HTML: it adds a chat button that opens the web app."
     When I copy the embed code
     Then the embed dialog confirms the copy and the clipboard holds the code it shows
+
+  @needs-test-hooks
+  Scenario: A name with quotes and markup is the embed codes' title as typed
+    Given a basic configured agent whose name ends in '"Zephyr" <Help> &amp; Q>A' has been created via API
+    And the agent has been published via the test seeding router
+    When I open the agent's access point
+    And I open the embed dialog
+    Then the embed code is an iframe of the web app URL
+    When I choose to embed a chat button
+    Then the embed code is the chat button script of the web app URL

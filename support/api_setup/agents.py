@@ -46,12 +46,14 @@ def remember_agent(world: World, agent: AgentDetail, label: str) -> AgentDetail:
     return agent
 
 
-def create_basic_agent(world: World, label: str = "agent", name_length: int = 0) -> AgentDetail:
+def create_basic_agent(
+    world: World, label: str = "agent", name_length: int = 0, name_ending: str = ""
+) -> AgentDetail:
     """A model-free agent with instructions: what the *basic configured* setup sentence promises.
-    `name_length`: its run-unique name padded with "x" to that many characters."""
-    agent = world.console.create_agent(
-        world.name(label).ljust(name_length, "x"), description="Created by the E2E suite"
-    )
+    `name_length`: its run-unique name padded with "x" to that many characters; `name_ending`:
+    words after that name, as a user types them (the run-unique part is a slug)."""
+    name = world.name(label).ljust(name_length, "x") + (f" {name_ending}" if name_ending else "")
+    agent = world.console.create_agent(name, description="Created by the E2E suite")
     track_agent(world, agent, label)
     agent = world.console.save_draft(agent.id, AgentConfig(instructions=BASIC_INSTRUCTIONS))
     return remember_agent(world, agent, label)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any
 
 from playwright.sync_api import Locator, Page
 
+from support.api.polling import poll_until
 from support.browser.held_requests import HeldRequest, hold
 
 _REVOKE = re.compile("^Revoke ")
@@ -138,6 +141,20 @@ class AccessPointPage:
     def embed_code(self) -> Locator:
         return self.embed_dialog.get_by_label("Embed code", exact=True)
 
+    def expect_embed_code(self, nodes: list[dict[str, Any]], timeout_ms: float) -> None:
+        """The embed code parses into exactly these top-level nodes: each a `tag` (`#text` for
+        text), its `attributes` and its number of `children`. Parsed here, not in the console's page:
+        its Content-Security-Policy would report the snippet's inline style."""
+        poll_until(
+            lambda: _top_level_nodes(self.embed_code.input_value()),
+            lambda parsed: parsed == nodes,
+            timeout_s=timeout_ms / 1000,
+            interval_s=0.1,
+            failure=lambda parsed: (
+                f"The embed code {self.embed_code.input_value()!r} parses as {parsed}, not {nodes}"
+            ),
+        )
+
     def embed_says(self, text: str) -> Locator:
         return self.embed_dialog.get_by_text(text, exact=True)
 
@@ -181,3 +198,42 @@ class AccessPointPage:
     def revoke_api_key(self, key: Locator) -> None:
         self.api_keys.start_revoke(key)
         self.page.get_by_role("dialog", name="Revoke API key?").get_by_role("button", name="Revoke").click()
+
+
+class _Fragment(HTMLParser):
+    """The top-level nodes of an HTML fragment, as `AccessPointPage.expect_embed_code` states them."""
+
+    _VOID = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.nodes: list[dict[str, Any]] = []
+        self._open: list[dict[str, Any]] = []
+
+    def _add(self, node: dict[str, Any]) -> None:
+        if self._open:
+            self._open[-1]["children"] += 1
+        else:
+            self.nodes.append(node)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = {"tag": tag, "attributes": {name: value or "" for name, value in attrs}, "children": 0}
+        self._add(node)
+        if tag not in self._VOID:
+            self._open.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open and self._open[-1]["tag"] == tag:
+            self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        self._add({"tag": "#text", "attributes": {}, "children": 0})
+
+
+def _top_level_nodes(code: str) -> list[dict[str, Any]]:
+    fragment = _Fragment()
+    fragment.feed(code)
+    fragment.close()
+    return fragment.nodes
