@@ -11,6 +11,7 @@ from support.api_setup.tool_credentials import (
     web_search_credential_names,
 )
 from support.browser.tone import expect_tone
+from support.goldens import check_region
 from support.step_helpers import data_table
 from support.tags import FRESH_CONSOLE
 from support.ui.tools import ToolsPage
@@ -52,6 +53,13 @@ def step_tool_readiness(context: Context, label: str) -> None:
     world: World = context.world
     expected = _STATE_TEXT[credential_state(world, label)]
     expect(ToolsPage(world.page).catalog_state(label, expected)).to_be_visible()
+
+
+@then("the tool catalog matches the golden {string}")
+def step_catalog_golden(context: Context, name: str) -> None:
+    """The catalog reads and looks exactly as its golden files (as a page's main content)."""
+    world: World = context.world
+    check_region(world.settings, name, ToolsPage(world.page).catalog)
 
 
 @given("no web search credential is configured")

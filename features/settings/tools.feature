@@ -62,3 +62,8 @@ Feature: Tool settings
     And the credential "no-url" cannot be checked again while its check runs
     When the held credential check is answered
     Then the credential "no-url" check reads "Invalid: no base URL: web search sends its queries to <base URL>/search; add the credential again with one"
+
+  Scenario: The catalog reads and looks exactly as recorded while web search has a credential
+    Given a web search credential named "catalog-key" without a base URL has been added via API
+    When I open the tool settings
+    Then the tool catalog matches the golden "tool-catalog"
