@@ -144,8 +144,8 @@ def step_embed_code(context: Context) -> None:
     Compared as parsed (attributes unescaped), so a name with quotes or markup must come back whole."""
     world: World = context.world
     attributes = {"src": public_urls(world).web_app, "title": current_agent(world).name, "style": ANY}
-    iframe = {"tag": "iframe", "attributes": attributes, "children": 0}
-    _access_point(world).expect_embed_code([iframe], world.settings.timeout_ms)
+    nodes = _access_point(world).embed_code_nodes("iframe")
+    assert nodes == [{"tag": "iframe", "attributes": attributes, "children": 0}], f"the embed code is {nodes}"
 
 
 @when("I put the embed code on a page of another site and open it")

@@ -139,8 +139,8 @@ def step_script_code(context: Context) -> None:
         "data-title": current_agent(world).name,
         "defer": "",
     }
-    script = {"tag": "script", "attributes": attributes, "children": 0}
-    AccessPointPage(world.page).expect_embed_code([script], world.settings.timeout_ms)
+    nodes = AccessPointPage(world.page).embed_code_nodes("script")
+    assert nodes == [{"tag": "script", "attributes": attributes, "children": 0}], f"the embed code is {nodes}"
 
 
 @then("the embed dialog says {string}")

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
-from support.api.polling import poll_until
 from support.browser.held_requests import HeldRequest, hold
 
 _REVOKE = re.compile("^Revoke ")
@@ -141,19 +140,13 @@ class AccessPointPage:
     def embed_code(self) -> Locator:
         return self.embed_dialog.get_by_label("Embed code", exact=True)
 
-    def expect_embed_code(self, nodes: list[dict[str, Any]], timeout_ms: float) -> None:
-        """The embed code parses into exactly these top-level nodes: each a `tag` (`#text` for
-        text), its `attributes` and its number of `children`. Parsed here, not in the console's page:
-        its Content-Security-Policy would report the snippet's inline style."""
-        poll_until(
-            lambda: _top_level_nodes(self.embed_code.input_value()),
-            lambda parsed: parsed == nodes,
-            timeout_s=timeout_ms / 1000,
-            interval_s=0.1,
-            failure=lambda parsed: (
-                f"The embed code {self.embed_code.input_value()!r} parses as {parsed}, not {nodes}"
-            ),
-        )
+    def embed_code_nodes(self, tag: str) -> list[dict[str, Any]]:
+        """The embed code's top-level nodes once it is a `tag`'s code (the dialog's choice applied):
+        each a `tag` (`#text` for text), its `attributes` (unescaped) and its number of `children`.
+        Parsed here, not in the console's page: its Content-Security-Policy would report the
+        snippet's inline style."""
+        expect(self.embed_code).to_have_value(re.compile(rf"^<{tag}[\s>]"))
+        return _top_level_nodes(self.embed_code.input_value())
 
     def embed_says(self, text: str) -> Locator:
         return self.embed_dialog.get_by_text(text, exact=True)
@@ -201,7 +194,7 @@ class AccessPointPage:
 
 
 class _Fragment(HTMLParser):
-    """The top-level nodes of an HTML fragment, as `AccessPointPage.expect_embed_code` states them."""
+    """The top-level nodes of an HTML fragment, as `AccessPointPage.embed_code_nodes` gives them."""
 
     _VOID = frozenset(
         {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
